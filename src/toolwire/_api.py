@@ -23,7 +23,7 @@ def is_api(value: object) -> TypeGuard[Api]:
 def check_api(value: object) -> Api:
     """Return `value` as an `Api`, or raise `UnknownApiError` naming the valid ones."""
     if value in API_NAMES:
-        return value  # pyright: ignore[reportReturnType]
+        return value
     raise UnknownApiError(
         f"Unknown api {value!r}. Use one of: {', '.join(repr(a) for a in API_NAMES)}."
     )

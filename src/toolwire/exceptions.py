@@ -21,12 +21,20 @@ unknown names, invalid arguments) becomes a failure *result*, never an exception
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ._call import StandardToolCall
+    from ._result import ToolCallResult
+
 __all__ = [
     "CallKindMismatchError",
     "DuplicateToolNameError",
     "ErrorForLLMToSee",
     "SchemaError",
     "StreamIncompleteError",
+    "ToolBatchError",
     "ToolDefinitionError",
     "ToolwireError",
     "UnhandledCallsError",
@@ -77,3 +85,94 @@ class UnhandledCallsError(ToolwireError, ValueError):
 
 class StreamIncompleteError(ToolwireError, RuntimeError):
     """A stream ended without the event that completes a response."""
+
+
+class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
+    """Handlers in a batch raised exceptions other than `ErrorForLLMToSee`.
+
+    It holds every unexpected exception (as an `ExceptionGroup`) and, for each call
+    in order, what happened to it, so the caller can still answer every call id
+    before the next request (the APIs reject a history with an unanswered call)::
+
+        try:
+            results = group.run_tool_calls(response, context)
+        except ToolBatchError as error:
+            log.exception("tool batch failed", exc_info=error)
+            results = error.answer_all()   # completed results + generic failures
+
+    In `toolwire.core`, calls after the failing one do not run. In `toolwire.aio`,
+    calls already running finish, calls still queued do not start, and nothing is
+    left running when this is raised.
+
+    Attributes:
+        calls: every call of the batch, in order.
+        results: per call, its result, or None when it raised or did not run.
+        errors: per call, the exception it raised, or None.
+    """
+
+    calls: tuple[StandardToolCall, ...]
+    results: tuple[ToolCallResult[Any] | None, ...]
+    errors: tuple[Exception | None, ...]
+
+    def __new__(
+        cls,
+        message: str,
+        exceptions: Sequence[Exception],
+        *,
+        calls: Sequence[StandardToolCall],
+        results: Sequence[ToolCallResult[Any] | None],
+        errors: Sequence[Exception | None],
+    ) -> ToolBatchError:
+        self = super().__new__(cls, message, exceptions)
+        self.calls, self.results, self.errors = tuple(calls), tuple(results), tuple(errors)
+        return self
+
+    def __init__(
+        self,
+        message: str,
+        exceptions: Sequence[Exception],
+        *,
+        calls: Sequence[StandardToolCall],
+        results: Sequence[ToolCallResult[Any] | None],
+        errors: Sequence[Exception | None],
+    ) -> None:
+        super().__init__(message, exceptions)
+
+    def derive(self, excs: Sequence[Exception]) -> ToolBatchError:  # pyright: ignore[reportIncompatibleMethodOverride]
+        return ToolBatchError(
+            self.message, excs, calls=self.calls, results=self.results, errors=self.errors
+        )
+
+    @property
+    def not_run(self) -> tuple[StandardToolCall, ...]:
+        """The calls that never started."""
+        return tuple(
+            call
+            for call, result, error in zip(self.calls, self.results, self.errors, strict=True)
+            if result is None and error is None
+        )
+
+    def answer_all(
+        self,
+        failed: str = (
+            "This call failed with an internal error; its details are hidden. "
+            "Tell the user, or try again if it is safe to repeat."
+        ),
+        not_run: str = (
+            "This call was not run because another call in the same batch failed. "
+            "Call it again if it is still needed."
+        ),
+    ) -> list[ToolCallResult[Any]]:
+        """One result per call, in order: each completed result, and a failure with the
+        given (generic, model-visible) text for each call that raised or did not run."""
+        from ._result import ToolCallFailure
+
+        answered: list[ToolCallResult[Any]] = []
+        for call, result, error in zip(self.calls, self.results, self.errors, strict=True):
+            if result is not None:
+                answered.append(result)
+            elif error is not None:
+                answered.append(ToolCallFailure.for_call(call, failed, exception=error))
+            else:
+                answered.append(ToolCallFailure.for_call(call, not_run, fail_reason="not_run"))
+        return answered

@@ -1,0 +1,203 @@
+"""Adapter registry: which API an object belongs to, and the adapter that reads it.
+
+Adapters are imported on first use, so `import toolwire.core` imports no SDK.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
+
+from .._api import Api, check_api
+from ..exceptions import ToolwireError
+from ._base import field
+
+if TYPE_CHECKING:
+    from .._call import StandardToolCall
+    from ._base import Adapter
+
+__all__ = ["adapter", "api_of", "read_call", "read_calls"]
+
+_MODULES: dict[Api, str] = {
+    "chat.completions": "toolwire._adapters.openai_chat.adapter",
+    "responses": "toolwire._adapters.openai_responses.adapter",
+    "anthropic": "toolwire._adapters.anthropic.adapter",
+    "gemini": "toolwire._adapters.gemini.adapter",
+}
+_LOADED: dict[Api, Adapter] = {}
+
+_SDK_MODULES: tuple[tuple[str, Api], ...] = (
+    ("openai.types.chat", "chat.completions"),
+    ("openai.types.responses", "responses"),
+    ("anthropic.types", "anthropic"),
+    ("google.genai.types", "gemini"),
+)
+_API_BY_TYPE: dict[type, Api] = {}
+
+_RESPONSES_ITEM_TYPES = frozenset(
+    {
+        "function_call",
+        "custom_tool_call",
+        "message",
+        "reasoning",
+        "computer_call",
+        "shell_call",
+        "local_shell_call",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_request",
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "apply_patch_call",
+        "tool_search_call",
+        "compaction",
+    }
+)
+_ANTHROPIC_BLOCK_TYPES = frozenset(
+    {
+        "tool_use",
+        "text",
+        "thinking",
+        "redacted_thinking",
+        "server_tool_use",
+        "web_search_tool_result",
+        "web_fetch_tool_result",
+        "code_execution_tool_result",
+        "bash_code_execution_tool_result",
+        "text_editor_code_execution_tool_result",
+        "tool_search_tool_result",
+        "container_upload",
+        "mcp_tool_use",
+        "mcp_tool_result",
+    }
+)
+
+
+def adapter(api: Api) -> Adapter:
+    """The adapter for `api`, imported on first use."""
+    loaded = _LOADED.get(api)
+    if loaded is None:
+        module = importlib.import_module(_MODULES[check_api(api)])
+        loaded = _LOADED[api] = module.ADAPTER
+    return loaded
+
+
+def api_of(obj: object) -> Api:
+    """Which API `obj` (an SDK model or its dict form) belongs to.
+
+    Raises a `ToolwireError` that says to pass `api=` when the object is ambiguous.
+    """
+    kind = type(obj)
+    known = _API_BY_TYPE.get(kind)
+    if known is not None:
+        return known
+    if isinstance(obj, Mapping):
+        found = _api_of_dict(cast("Mapping[str, Any]", obj))
+        if found is not None:
+            return found
+    else:
+        module = kind.__module__
+        for prefix, api in _SDK_MODULES:
+            if module.startswith(prefix):
+                _API_BY_TYPE[kind] = api
+                return api
+    raise ToolwireError(
+        f"Cannot tell which API this {kind.__name__} comes from: {_preview(obj)}. Pass the SDK "
+        "object itself, a StandardToolCall, or say which API with `api=`."
+    )
+
+
+def read_calls(
+    calls: object, *, api: Api | None = None, other_calls: Literal["raise", "ignore"] = "raise"
+) -> list[StandardToolCall]:
+    """Every tool call in `calls`: one call object, a sequence of them, or a whole
+    response/message object of any API, in call order."""
+    from .._call import StandardToolCall
+
+    if isinstance(calls, StandardToolCall):
+        return [calls]
+    if _is_sequence(calls):
+        items = calls
+        if not items:
+            return []
+        first = next((i for i in items if not isinstance(i, StandardToolCall)), None)
+        if first is None:
+            return list(items)  # pyright: ignore[reportReturnType]
+        return adapter(api or api_of(first)).read_items(items, other_calls=other_calls)
+    if calls is None:
+        return []
+    which = api or api_of(calls)
+    if _is_single_call(calls, which):
+        return adapter(which).read_items([calls], other_calls=other_calls)
+    return adapter(which).read_response(calls, other_calls=other_calls)
+
+
+def read_call(call: object, *, api: Api | None = None) -> StandardToolCall:
+    """Exactly one call: raises if `call` is not a single tool call."""
+    calls = read_calls(call, api=api)
+    if len(calls) != 1 or _is_sequence(call):
+        raise ToolwireError(
+            f"Expected one tool call, got {type(call).__name__} holding {len(calls)}. Use "
+            "run_tool_calls() for a list or a whole response."
+        )
+    return calls[0]
+
+
+def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
+    return isinstance(obj, Sequence) and not isinstance(obj, str | bytes)
+
+
+def _is_single_call(obj: object, api: Api) -> bool:
+    """Whether `obj` is one call item (as opposed to a whole response or message)."""
+    kind = field(obj, "type")
+    if api == "chat.completions":
+        return kind in ("function", "custom") or (
+            isinstance(obj, Mapping) and "function" in obj and "choices" not in obj
+        )
+    if api == "responses":
+        return kind in _RESPONSES_ITEM_TYPES
+    if api == "anthropic":
+        return kind in _ANTHROPIC_BLOCK_TYPES
+    type_name = type(obj).__name__
+    if type_name in ("FunctionCall", "Part"):
+        return True
+    return isinstance(obj, Mapping) and not (
+        {"candidates", "parts"} & set(cast("Mapping[str, Any]", obj))
+    )
+
+
+def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
+    kind = data.get("type")
+    if "choices" in data or "tool_calls" in data:
+        return "chat.completions"
+    if "candidates" in data or "parts" in data or "function_call" in data or "functionCall" in data:
+        return "gemini"
+    if "stop_reason" in data:
+        return "anthropic"
+    if data.get("object") == "response" or (kind is None and "output" in data):
+        return "responses"
+    if isinstance(kind, str):
+        if kind in ("function", "custom") and ("function" in data or "custom" in data):
+            return "chat.completions"
+        if kind in _ANTHROPIC_BLOCK_TYPES and kind != "message":
+            return "anthropic"
+        if kind in _RESPONSES_ITEM_TYPES:
+            return "responses"
+    if "function" in data and "id" in data:
+        return "chat.completions"
+    role, content = data.get("role"), data.get("content")
+    if role == "assistant":
+        if isinstance(content, list) and content and isinstance(content[0], Mapping):
+            return "anthropic"
+        return "chat.completions"
+    if "name" in data and ("args" in data or set(data) <= {"name", "id", "args"}):
+        return "gemini"
+    return None
+
+
+def _preview(obj: Any) -> str:
+    text = repr(obj)
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,82 @@
+"""The interface every API adapter implements, and helpers they share."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
+
+from .._api import Api
+from ..exceptions import ToolDefinitionError
+
+if TYPE_CHECKING:
+    from .._call import StandardToolCall
+    from .._definition import CustomToolSpec, FunctionToolSpec
+    from .._result import ToolCallResult
+
+__all__ = ["Adapter", "TurnStatus", "check_tool_name", "field", "synthesized_id"]
+
+TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "malformed"]
+"""Why a turn ended.
+
+- "tool_calls": the model called tools; run them and send the results.
+- "done": the model answered without calling tools.
+- "truncated": a length limit cut the turn (chat `length`, Responses `incomplete`,
+  Anthropic `max_tokens` / `model_context_window_exceeded`, Gemini `MAX_TOKENS`).
+  Calls it holds still need results: a cut call is answered with a "truncated" failure.
+- "paused": Anthropic `pause_turn`: send the turn back as it is to let the model continue.
+- "refused": a refusal or a content filter stopped the turn.
+- "malformed": Gemini `MALFORMED_FUNCTION_CALL`: the model produced a call it could not
+  encode; there is nothing to run, retry the request.
+"""
+
+
+class Adapter(Protocol):
+    """Everything toolwire knows about one API. One implementation per API module."""
+
+    api: Api
+
+    def function_definition(self, spec: FunctionToolSpec) -> Any: ...
+    def custom_definition(self, spec: CustomToolSpec) -> Any: ...
+    def tool_definitions(self, definitions: list[Any]) -> list[Any]: ...
+    def output_format(self, spec: FunctionToolSpec) -> Any: ...
+    def read_items(
+        self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]: ...
+    def read_response(
+        self, response: object, *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]: ...
+    def assistant_messages(self, response: object) -> list[Any]: ...
+    def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[Any]: ...
+    def turn_status(self, response: object) -> TurnStatus: ...
+
+
+def field(obj: object, name: str, default: Any = None) -> Any:
+    """Read `name` from an SDK model (attribute) or its dict form (key)."""
+    if isinstance(obj, Mapping):
+        return cast("Mapping[str, Any]", obj).get(name, default)
+    return getattr(obj, name, default)
+
+
+_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def synthesized_id(response_id: str | None, index: int) -> str:
+    """The id toolwire gives a call that came without one.
+
+    Stable: the same response and position always give the same id, so the
+    results and the replayed assistant turn agree. Only `[A-Za-z0-9_-]` is used,
+    which every API accepts in ids.
+    """
+    if response_id:
+        return f"toolwire_{_UNSAFE_ID_CHARS.sub('_', response_id)[:64]}_{index}"
+    return f"toolwire_{index}"
+
+
+def check_tool_name(name: str, api: Api, pattern: re.Pattern[str], rule: str) -> None:
+    """Raise `ToolDefinitionError` if `api` would reject the tool name."""
+    if not pattern.fullmatch(name):
+        raise ToolDefinitionError(
+            f"The tool name {name!r} is not valid for {api!r}: {rule}. Set "
+            "`model_tool_custom_name` (or `model_tool_name_generator`) to a valid name."
+        )

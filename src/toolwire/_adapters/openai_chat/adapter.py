@@ -1,0 +1,268 @@
+"""OpenAI Chat Completions adapter: tool definitions, calls in, history out."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from ..._call import StandardToolCall
+from ..._json import copy_json
+from ...exceptions import ToolwireError
+from .._base import TurnStatus, check_tool_name, field, synthesized_id
+from .results import tool_message
+
+if TYPE_CHECKING:
+    from openai.types.chat import (
+        ChatCompletionAssistantMessageParam,
+        ChatCompletionCustomToolParam,
+        ChatCompletionFunctionToolParam,
+        ChatCompletionMessageToolCallUnionParam,
+        ChatCompletionToolMessageParam,
+    )
+    from openai.types.chat.chat_completion_custom_tool_param import Custom
+    from openai.types.shared_params import FunctionDefinition, ResponseFormatJSONSchema
+    from openai.types.shared_params.response_format_json_schema import JSONSchema
+
+    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._result import ToolCallResult
+
+__all__ = ["ADAPTER", "ChatCompletionsAdapter"]
+
+OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+OPENAI_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
+
+_CUT_FINISH_REASONS = ("length", "content_filter")
+
+
+class ChatCompletionsAdapter:
+    """`api="chat.completions"`."""
+
+    api: Literal["chat.completions"] = "chat.completions"
+
+    # -- definitions ---------------------------------------------------------------
+
+    def function_definition(self, spec: FunctionToolSpec) -> ChatCompletionFunctionToolParam:
+        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        function: FunctionDefinition = {
+            "name": spec.name,
+            "description": spec.description,
+            "parameters": copy_json(spec.parameters),
+            "strict": spec.strict,
+        }
+        return {"type": "function", "function": function}
+
+    def custom_definition(self, spec: CustomToolSpec) -> ChatCompletionCustomToolParam:
+        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        custom: Custom = {"name": spec.name, "description": spec.description}
+        fmt = spec.format
+        if fmt is not None:
+            if fmt["type"] == "grammar":
+                custom["format"] = {
+                    "type": "grammar",
+                    "grammar": {"syntax": fmt["syntax"], "definition": fmt["definition"]},
+                }
+            else:
+                custom["format"] = {"type": "text"}
+        return {"type": "custom", "custom": custom}
+
+    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
+        return definitions
+
+    def output_format(self, spec: FunctionToolSpec) -> ResponseFormatJSONSchema:
+        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        json_schema: JSONSchema = {
+            "name": spec.name,
+            "description": spec.description,
+            "schema": copy_json(spec.parameters),
+            "strict": spec.strict,
+        }
+        return {"type": "json_schema", "json_schema": json_schema}
+
+    # -- calls in ------------------------------------------------------------------
+
+    def read_items(
+        self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        return [_read_call(item, index, None, False) for index, item in enumerate(items)]
+
+    def read_response(
+        self, response: object, *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        message, response_id, finish_reason = _message_of(response)
+        cut = finish_reason in _CUT_FINISH_REASONS
+        tool_calls: Sequence[object] = field(message, "tool_calls") or ()
+        return [_read_call(item, index, response_id, cut) for index, item in enumerate(tool_calls)]
+
+    # -- history out ---------------------------------------------------------------
+
+    def assistant_messages(self, response: object) -> list[ChatCompletionAssistantMessageParam]:
+        message, response_id, _ = _message_of(response)
+        param: ChatCompletionAssistantMessageParam = {
+            "role": "assistant",
+            "content": field(message, "content"),
+        }
+        refusal = field(message, "refusal")
+        if refusal is not None:
+            param["refusal"] = refusal
+        name = field(message, "name")
+        if isinstance(name, str):
+            param["name"] = name
+        audio = field(message, "audio")
+        if audio is not None:
+            param["audio"] = {"id": field(audio, "id")}
+        function_call = field(message, "function_call")
+        if function_call is not None:
+            param["function_call"] = {
+                "name": field(function_call, "name"),
+                "arguments": field(function_call, "arguments"),
+            }
+        tool_calls: Sequence[object] = field(message, "tool_calls") or ()
+        if tool_calls:
+            param["tool_calls"] = [
+                _call_param(item, index, response_id) for index, item in enumerate(tool_calls)
+            ]
+        return [param]
+
+    def tool_result_messages(
+        self, results: Sequence[ToolCallResult[Any]]
+    ) -> list[ChatCompletionToolMessageParam]:
+        return [tool_message(result) for result in results]
+
+    def turn_status(self, response: object) -> TurnStatus:
+        message, _, finish_reason = _message_of(response)
+        if finish_reason == "length":
+            return "truncated"
+        if finish_reason == "content_filter" or field(message, "refusal"):
+            return "refused"
+        if field(message, "tool_calls") or field(message, "function_call"):
+            return "tool_calls"
+        return "done"
+
+
+def _message_of(response: object) -> tuple[object, str | None, str | None]:
+    """(message, response id, finish reason) of a ChatCompletion or a message."""
+    choices = field(response, "choices")
+    if choices is None:
+        if field(response, "role", "assistant") != "assistant":
+            raise ToolwireError(
+                f"Expected a ChatCompletion or an assistant message, got a "
+                f"{field(response, 'role')!r} message."
+            )
+        return response, None, None
+    if not choices:
+        raise ToolwireError("This ChatCompletion has no choices, so it holds no assistant turn.")
+    choice = choices[0]
+    return field(choice, "message"), field(response, "id"), field(choice, "finish_reason")
+
+
+def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> StandardToolCall:
+    if isinstance(item, dict):
+        return _read_call_dict(cast("dict[str, Any]", item), index, response_id, cut)
+    kind = getattr(item, "type", None)
+    if kind == "function":
+        function: Any = getattr(item, "function")  # noqa: B009 - SDK model attribute
+        call_id: str = getattr(item, "id")  # noqa: B009
+        arguments = function.arguments
+        return StandardToolCall(
+            "function",
+            call_id or synthesized_id(response_id, index),
+            function.name or "",
+            arguments,
+            not call_id,
+            cut and not _is_complete_json(arguments),
+        )
+    if kind == "custom":
+        custom: Any = getattr(item, "custom")  # noqa: B009
+        call_id = getattr(item, "id")  # noqa: B009
+        return StandardToolCall(
+            type="custom",
+            id=call_id or synthesized_id(response_id, index),
+            name=custom.name or "",
+            input=custom.input,
+            synthesized_id=not call_id,
+        )
+    return _read_call_dict(_as_dict(item), index, response_id, cut)
+
+
+def _read_call_dict(
+    item: Mapping[str, Any], index: int, response_id: str | None, cut: bool
+) -> StandardToolCall:
+    call_id = item.get("id")
+    synthesized = not call_id
+    if synthesized:
+        call_id = synthesized_id(response_id, index)
+    custom = item.get("custom")
+    if item.get("type") == "custom" or (item.get("type") is None and custom is not None):
+        return StandardToolCall(
+            type="custom",
+            id=call_id,
+            name=field(custom, "name") or "",
+            input=field(custom, "input"),
+            synthesized_id=synthesized,
+        )
+    function = item.get("function")
+    if function is None:
+        raise ToolwireError(
+            f"Not a Chat Completions tool call: {_shown(item)} has no 'function' or 'custom' "
+            "part. Pass message.tool_calls, the message, or the ChatCompletion."
+        )
+    arguments = field(function, "arguments")
+    return StandardToolCall(
+        type="function",
+        id=call_id,
+        name=field(function, "name") or "",
+        input=arguments,
+        synthesized_id=synthesized,
+        truncated=cut and not _is_complete_json(arguments),
+    )
+
+
+def _as_dict(item: object) -> Mapping[str, Any]:
+    if isinstance(item, Mapping):
+        return cast("Mapping[str, Any]", item)
+    dump = getattr(item, "model_dump", None)
+    if callable(dump):
+        return cast("Mapping[str, Any]", dump())
+    raise ToolwireError(
+        f"Not a Chat Completions tool call: a {type(item).__name__}. Pass message.tool_calls, "
+        "the message, or the ChatCompletion."
+    )
+
+
+def _shown(item: Mapping[str, Any]) -> str:
+    text = repr(dict(item))
+    return text if len(text) <= 100 else text[:97] + "..."
+
+
+def _call_param(
+    item: object, index: int, response_id: str | None
+) -> ChatCompletionMessageToolCallUnionParam:
+    call_id = field(item, "id") or synthesized_id(response_id, index)
+    custom = field(item, "custom")
+    if field(item, "type") == "custom" or custom is not None and field(item, "function") is None:
+        return {
+            "id": call_id,
+            "type": "custom",
+            "custom": {"name": field(custom, "name"), "input": field(custom, "input")},
+        }
+    function = field(item, "function")
+    return {
+        "id": call_id,
+        "type": "function",
+        "function": {"name": field(function, "name"), "arguments": field(function, "arguments")},
+    }
+
+
+def _is_complete_json(text: object) -> bool:
+    if not isinstance(text, str):
+        return text is None
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+ADAPTER = ChatCompletionsAdapter()

@@ -1,0 +1,296 @@
+"""Async tools and their group (`toolwire.aio`): handlers are `async def`, and a
+batch's handlers run concurrently."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
+
+from typing_extensions import TypeVar
+
+from ._adapters import read_call, read_calls
+from ._api import Api
+from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
+from ._group import GroupDefinitions, check_tools
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._pipeline import explicit_failure, prepare, success
+from ._result import ToolCallFailure, ToolCallResult
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel
+from .exceptions import ErrorForLLMToSee
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ._call import AnyToolCall, StandardToolCall
+    from ._history import AnyResponse
+
+__all__ = ["BaseCustomToolModel", "BaseFunctionToolModel", "FunctionToolGroup", "ToolGroup"]
+
+ContextIn = TypeVar("ContextIn")
+ContextOut = TypeVar("ContextOut")
+
+
+class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
+    """A function tool with an `async def` handler: a pydantic model whose fields are the
+    arguments the model sends. Run sync work inside it with `asyncio.to_thread`."""
+
+    _toolwire_namespace: ClassVar[str] = "aio"
+
+    async def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
+        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format().")  # fmt: skip
+
+    @classmethod
+    async def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        std = read_call(call)
+        tool = cls if std.name == cls.model_tool_name() else None
+        return await _run(tool, std, context, limits, {cls.model_tool_name(): cls})
+
+
+class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
+    """An OpenAI custom tool with an `async def` handler: the model sends free text."""
+
+    _toolwire_namespace: ClassVar[str] = "aio"
+
+    async def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
+        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool.")  # fmt: skip
+
+    @classmethod
+    async def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        std = read_call(call)
+        tool = cls if std.name == cls.model_tool_name() else None
+        return await _run(tool, std, context, limits, {cls.model_tool_name(): cls})
+
+
+class ToolGroup(
+    dict[
+        str,
+        type[BaseFunctionToolModel[ContextIn, ContextOut]]
+        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    ],
+    GroupDefinitions,
+    Generic[ContextIn, ContextOut],
+):
+    """Async tools sharing one context type, dispatched by name. A dict of name -> tool.
+
+    Build it with `ToolGroup.from_list([...])`, which refuses duplicate names.
+    """
+
+    @classmethod
+    def from_list(
+        cls,
+        tools: Sequence[
+            type[BaseFunctionToolModel[ContextIn, ContextOut]]
+            | type[BaseCustomToolModel[ContextIn, ContextOut]]
+        ],
+    ) -> ToolGroup[ContextIn, ContextOut]:
+        """A group of `tools`, keyed by tool name. Raises on duplicate names."""
+        return cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    def add_tool(
+        self,
+        tool: type[BaseFunctionToolModel[ContextIn, ContextOut]]
+        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    ) -> None:
+        """Add one tool. Raises if its name is taken."""
+        self.update(check_tools([*self.values(), tool], namespace="aio"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    async def run_tool_call(
+        self,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call with the tool of its name. Never raises for anything
+        the model sent; unexpected handler exceptions propagate."""
+        std = read_call(call, api=api)
+        return await _run(self.get(std.name), std, context, limits, self)
+
+    async def run_tool_calls(
+        self,
+        calls: Sequence[AnyToolCall] | AnyResponse,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        unexpected_errors: UnexpectedErrors = "raise",
+        other_calls: Literal["raise", "ignore"] = "raise",
+        max_concurrency: int | None = None,
+        timeout: float | None = None,
+    ) -> list[ToolCallResult[ContextOut]]:
+        """Run every call in `calls` concurrently; one result per call, in call order.
+
+        All calls are validated before any handler starts. `max_concurrency` bounds how
+        many handlers run at once; `timeout` (seconds) cancels a handler that runs
+        longer and answers its call with a "timeout" failure. If a handler raises
+        something other than `ErrorForLLMToSee`, handlers already running finish, queued
+        ones do not start, and `ToolBatchError` is raised (or, with
+        `unexpected_errors="fail"`, the call gets a generic failure and the batch goes
+        on). Cancelling the batch cancels its handlers and waits for them to stop.
+        """
+        if max_concurrency is not None and max_concurrency < 1:
+            raise ValueError(f"max_concurrency must be at least 1 or None; got {max_concurrency}.")
+        batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
+        return await batch.run(context, unexpected_errors, max_concurrency, timeout)
+
+
+FunctionToolGroup = ToolGroup
+"""The seed's name for `ToolGroup`."""
+
+
+async def _run(
+    tool: type[ToolModel] | None,
+    call: StandardToolCall,
+    context: Any,
+    limits: ArgumentLimits,
+    available: Mapping[str, object],
+) -> ToolCallResult[Any]:
+    prepared = prepare(tool, call, limits, available)
+    if isinstance(prepared, ToolCallFailure):
+        return prepared
+    try:
+        returned = await _handler(prepared, context)
+    except ErrorForLLMToSee as error:
+        return explicit_failure(call, error)
+    return success(call, prepared, returned)
+
+
+def _handler(tool: ToolModel, context: Any) -> Awaitable[object]:
+    awaitable = cast(_Handles, tool).model_tool_handler(context)
+    if not hasattr(awaitable, "__await__"):
+        raise TypeError(
+            f"{type(tool).__name__}.model_tool_handler is not async. toolwire.aio tools need "
+            "`async def model_tool_handler`; for plain functions use toolwire.core."
+        )
+    return cast(Awaitable[object], awaitable)
+
+
+class _Batch:
+    """One concurrent run of validated calls, with the bookkeeping `ToolBatchError` needs."""
+
+    def __init__(
+        self,
+        group: Mapping[str, type[ToolModel]],
+        calls: list[StandardToolCall],
+        limits: ArgumentLimits,
+    ) -> None:
+        self.calls = calls
+        self.prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
+        self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
+        self.errors: list[Exception | None] = [None] * len(calls)
+        self.stopped = False
+
+    async def run(
+        self,
+        context: Any,
+        unexpected_errors: UnexpectedErrors,
+        max_concurrency: int | None,
+        timeout: float | None,
+    ) -> list[Any]:
+        gate = asyncio.Semaphore(max_concurrency) if max_concurrency is not None else None
+        tasks: list[asyncio.Task[None]] = []
+        for index, item in enumerate(self.prepared):
+            if isinstance(item, ToolCallFailure):
+                self.results[index] = item
+            else:
+                coroutine = self._one(index, item, context, unexpected_errors, gate, timeout)
+                tasks.append(asyncio.ensure_future(coroutine))
+        if tasks:
+            await _wait_all(tasks)
+        if any(error is not None for error in self.errors):
+            raise batch_error(self.calls, self.results, self.errors) from None
+        return self.results
+
+    async def _one(
+        self,
+        index: int,
+        tool: ToolModel,
+        context: Any,
+        unexpected_errors: UnexpectedErrors,
+        gate: asyncio.Semaphore | None,
+        timeout: float | None,
+    ) -> None:
+        if gate is None:
+            await self._invoke(index, tool, context, unexpected_errors, timeout)
+            return
+        async with gate:
+            if not self.stopped:
+                await self._invoke(index, tool, context, unexpected_errors, timeout)
+
+    async def _invoke(
+        self,
+        index: int,
+        tool: ToolModel,
+        context: Any,
+        unexpected_errors: UnexpectedErrors,
+        timeout: float | None,
+    ) -> None:
+        call = self.calls[index]
+        try:
+            if timeout is None:
+                returned = await _handler(tool, context)
+            else:
+                async with asyncio.timeout(timeout) as deadline:
+                    returned = await _handler(tool, context)
+        except ErrorForLLMToSee as error:
+            self.results[index] = explicit_failure(call, error)
+            return
+        except TimeoutError as error:
+            if timeout is not None and deadline.expired():  # pyright: ignore[reportPossiblyUnboundVariable]
+                self.results[index] = timeout_failure(call, timeout, error)
+            else:
+                self._unexpected(index, error, unexpected_errors)
+            return
+        except Exception as error:
+            self._unexpected(index, error, unexpected_errors)
+            return
+        self.results[index] = success(call, tool, returned)
+
+    def _unexpected(
+        self, index: int, error: Exception, unexpected_errors: UnexpectedErrors
+    ) -> None:
+        if unexpected_errors == "fail":
+            self.results[index] = unexpected_failure(self.calls[index], error)
+        else:
+            self.errors[index] = error
+            self.stopped = True
+
+
+async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:
+    """Wait for every task; if we are cancelled, cancel them and wait until they stop."""
+    try:
+        await asyncio.wait(tasks)
+    except asyncio.CancelledError:
+        for task in tasks:
+            task.cancel()
+        while True:
+            try:
+                await asyncio.wait(tasks)
+                break
+            except asyncio.CancelledError:
+                continue
+        raise
+    for task in tasks:
+        task.result()  # re-raise what a task raised outside the per-call handling
+
+
+class _Handles:
+    def model_tool_handler(self, context: Any, /) -> object: ...

@@ -1,0 +1,86 @@
+"""The neutral tool call every API's call objects are read into."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from typing_extensions import TypeAliasType
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolUseBlock, ToolUseBlockParam
+    from anthropic.types.beta import BetaToolUseBlock
+    from google.genai.types import FunctionCall, FunctionCallDict, Part, PartDict
+    from openai.types.chat import (
+        ChatCompletionMessageCustomToolCall,
+        ChatCompletionMessageCustomToolCallParam,
+        ChatCompletionMessageFunctionToolCall,
+        ChatCompletionMessageFunctionToolCallParam,
+    )
+    from openai.types.responses import (
+        ResponseCustomToolCall,
+        ResponseCustomToolCallParam,
+        ResponseFunctionToolCall,
+        ResponseFunctionToolCallParam,
+    )
+
+__all__ = ["AnyToolCall", "StandardToolCall"]
+
+
+@dataclass(slots=True)
+class StandardToolCall:
+    """One tool call, whatever API it came from. Treat it as read-only.
+
+    Attributes:
+        type: "function" for function tools, "custom" for OpenAI custom (free-text) tools.
+        id: the id the result must answer: the provider's id, or one toolwire
+            synthesized when the provider sent none (see `synthesized_id`).
+        name: the tool name the model called, exactly as sent.
+        input: the raw arguments: JSON text (OpenAI), a dict (Anthropic, Gemini), the
+            free text of a custom tool call, or None when the model sent nothing.
+        synthesized_id: True when `id` was made up by toolwire because the provider
+            sent none. For Gemini such ids never go on the wire.
+        truncated: True when a length limit cut the call off; it is answered with a
+            "truncated" failure and never run.
+    """
+
+    type: Literal["function", "custom"]
+    id: str
+    name: str
+    input: str | Mapping[str, Any] | None
+    synthesized_id: bool = False
+    truncated: bool = False
+
+    @classmethod
+    def from_any_call(cls, call: AnyToolCall) -> StandardToolCall:
+        """Read one call object of any API (SDK model or its dict form)."""
+        from ._adapters import read_call
+
+        return read_call(call)
+
+
+if TYPE_CHECKING:
+    AnyToolCall = TypeAliasType(
+        "AnyToolCall",
+        StandardToolCall
+        | ChatCompletionMessageFunctionToolCall
+        | ChatCompletionMessageCustomToolCall
+        | ChatCompletionMessageFunctionToolCallParam
+        | ChatCompletionMessageCustomToolCallParam
+        | ResponseFunctionToolCall
+        | ResponseCustomToolCall
+        | ResponseFunctionToolCallParam
+        | ResponseCustomToolCallParam
+        | ToolUseBlock
+        | BetaToolUseBlock
+        | ToolUseBlockParam
+        | FunctionCall
+        | FunctionCallDict
+        | Part
+        | PartDict
+        | Mapping[str, Any],
+    )
+    """A single tool call of any API: an SDK model, its param dict, or a StandardToolCall."""
+else:
+    AnyToolCall = TypeAliasType("AnyToolCall", object)

@@ -1,0 +1,210 @@
+"""Plain-function tools and their group (`toolwire.core`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
+
+from typing_extensions import TypeVar
+
+from ._adapters import read_call, read_calls
+from ._api import Api
+from ._batch import UnexpectedErrors, batch_error, unexpected_failure
+from ._group import GroupDefinitions, check_tools
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._pipeline import explicit_failure, prepare, success
+from ._result import ToolCallFailure, ToolCallResult
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel
+from .exceptions import ErrorForLLMToSee
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from ._call import AnyToolCall, StandardToolCall
+    from ._history import AnyResponse
+
+__all__ = ["BaseCustomToolModel", "BaseFunctionToolModel", "FunctionToolGroup", "ToolGroup"]
+
+ContextIn = TypeVar("ContextIn")
+ContextOut = TypeVar("ContextOut")
+
+
+class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
+    """A function tool: a pydantic model whose fields are the arguments the model sends,
+    and whose `model_tool_handler` runs when it calls the tool.
+
+    `ContextIn` is what your loop passes to the handler; `ContextOut` is what the
+    handler hands back to your loop next to the text the model sees.
+    """
+
+    _toolwire_namespace: ClassVar[str] = "core"
+
+    def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
+        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format().")  # fmt: skip
+
+    @classmethod
+    def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        std = read_call(call)
+        tool = cls if std.name == cls.model_tool_name() else None
+        return _run(tool, std, context, limits, {cls.model_tool_name(): cls})
+
+
+class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
+    """An OpenAI custom tool: the model sends free text (`self.input`), optionally
+    constrained by `model_tool_format` (a Lark grammar or a regex)."""
+
+    _toolwire_namespace: ClassVar[str] = "core"
+
+    def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
+        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool.")  # fmt: skip
+
+    @classmethod
+    def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        std = read_call(call)
+        tool = cls if std.name == cls.model_tool_name() else None
+        return _run(tool, std, context, limits, {cls.model_tool_name(): cls})
+
+
+class ToolGroup(
+    dict[
+        str,
+        type[BaseFunctionToolModel[ContextIn, ContextOut]]
+        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    ],
+    GroupDefinitions,
+    Generic[ContextIn, ContextOut],
+):
+    """Tools sharing one context type, dispatched by name. A dict of name -> tool class.
+
+    Build it with `ToolGroup.from_list([...])`, which refuses duplicate names.
+    """
+
+    @classmethod
+    def from_list(
+        cls,
+        tools: Sequence[
+            type[BaseFunctionToolModel[ContextIn, ContextOut]]
+            | type[BaseCustomToolModel[ContextIn, ContextOut]]
+        ],
+    ) -> ToolGroup[ContextIn, ContextOut]:
+        """A group of `tools`, keyed by tool name. Raises on duplicate names."""
+        return cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    def add_tool(
+        self,
+        tool: type[BaseFunctionToolModel[ContextIn, ContextOut]]
+        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    ) -> None:
+        """Add one tool. Raises if its name is taken."""
+        self.update(check_tools([*self.values(), tool], namespace="core"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    def run_tool_call(
+        self,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call with the tool of its name. Never raises for anything
+        the model sent; unexpected handler exceptions propagate."""
+        std = read_call(call, api=api)
+        return _run(self.get(std.name), std, context, limits, self)
+
+    def run_tool_calls(
+        self,
+        calls: Sequence[AnyToolCall] | AnyResponse,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        unexpected_errors: UnexpectedErrors = "raise",
+        other_calls: Literal["raise", "ignore"] = "raise",
+    ) -> list[ToolCallResult[ContextOut]]:
+        """Run every call in `calls` (a list of calls, or a whole response or message of
+        any API), one result per call, in call order.
+
+        All calls are validated before any handler runs; handlers then run one after
+        another. If one raises something other than `ErrorForLLMToSee`, the calls after
+        it do not run and `ToolBatchError` is raised (or, with
+        `unexpected_errors="fail"`, the call gets a generic failure and the batch goes on).
+        `other_calls="ignore"` skips client-side calls toolwire cannot run (computer,
+        shell, MCP approval...) instead of raising; answer those yourself.
+        """
+        return _run_batch(
+            self, read_calls(calls, api=api, other_calls=other_calls), context, limits,
+            unexpected_errors,
+        )  # fmt: skip
+
+
+FunctionToolGroup = ToolGroup
+"""The seed's name for `ToolGroup`."""
+
+
+def _run(
+    tool: type[ToolModel] | None,
+    call: StandardToolCall,
+    context: Any,
+    limits: ArgumentLimits,
+    available: Mapping[str, object],
+) -> ToolCallResult[Any]:
+    prepared = prepare(tool, call, limits, available)
+    if isinstance(prepared, ToolCallFailure):
+        return prepared
+    try:
+        returned = cast(_Handles, prepared).model_tool_handler(context)
+    except ErrorForLLMToSee as error:
+        return explicit_failure(call, error)
+    return success(call, prepared, returned)
+
+
+def _run_batch(
+    group: Mapping[str, type[ToolModel]],
+    calls: list[StandardToolCall],
+    context: Any,
+    limits: ArgumentLimits,
+    unexpected_errors: UnexpectedErrors,
+) -> list[Any]:
+    prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
+    results: list[ToolCallResult[Any] | None] = []
+    index = -1
+    for call, item in zip(calls, prepared, strict=True):
+        index += 1
+        if type(item) is ToolCallFailure:
+            results.append(item)
+            continue
+        try:
+            returned = item.model_tool_handler(context)  # pyright: ignore[reportAttributeAccessIssue]
+        except ErrorForLLMToSee as error:
+            results.append(explicit_failure(call, error))
+            continue
+        except Exception as error:
+            if unexpected_errors == "fail":
+                results.append(unexpected_failure(call, error))
+                continue
+            errors: list[Exception | None] = [None] * len(calls)
+            errors[index] = error
+            results.extend([None] * (len(calls) - index))
+            raise batch_error(calls, results, errors) from None
+        results.append(success(call, item, returned))  # pyright: ignore[reportArgumentType]
+    return results
+
+
+class _Handles:
+    def model_tool_handler(self, context: Any, /) -> object: ...

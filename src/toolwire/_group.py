@@ -1,0 +1,102 @@
+"""What core and aio tool groups share: building, definitions, batch bookkeeping."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from ._api import Api, check_api
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel
+from .exceptions import DuplicateToolNameError, ToolDefinitionError
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolParam
+    from google.genai.types import Tool
+    from openai.types.chat import ChatCompletionToolUnionParam
+    from openai.types.responses import ToolParam as ResponsesToolParam
+
+__all__ = ["GroupDefinitions", "check_tools"]
+
+
+def check_tools(
+    tools: Iterable[type[ToolModel]], *, namespace: Literal["core", "aio"]
+) -> dict[str, type[ToolModel]]:
+    """Name -> tool class, refusing duplicates and tools of the other namespace."""
+    by_name: dict[str, type[ToolModel]] = {}
+    for tool in tools:
+        if not (isinstance(tool, type) and issubclass(tool, FunctionToolModel | CustomToolModel)):
+            raise ToolDefinitionError(
+                f"{tool!r} is not a tool class. Put subclasses of BaseFunctionToolModel or "
+                "BaseCustomToolModel in a ToolGroup."
+            )
+        tool_namespace = getattr(tool, "_toolwire_namespace", None)
+        if tool_namespace != namespace:
+            other = "toolwire.aio" if namespace == "core" else "toolwire.core"
+            raise ToolDefinitionError(
+                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
+                f"ToolGroup. Use the ToolGroup of {other}, or define the tool from "
+                f"toolwire.{namespace} ({'async def' if namespace == 'aio' else 'def'} "
+                "model_tool_handler)."
+            )
+        name = tool.model_tool_name()
+        previous = by_name.get(name)
+        if previous is not None:
+            raise DuplicateToolNameError(
+                f"Two tools are named {name!r}: {previous.__name__} and {tool.__name__}. Give one "
+                "of them another name with `model_tool_custom_name`."
+            )
+        by_name[name] = tool
+    return by_name
+
+
+class GroupDefinitions:
+    """Mixin for both ToolGroups: definitions and a readable dump of the tools."""
+
+    @overload
+    def tool_definitions(
+        self, api: Literal["chat.completions"]
+    ) -> list[ChatCompletionToolUnionParam]: ...
+    @overload
+    def tool_definitions(self, api: Literal["responses"]) -> list[ResponsesToolParam]: ...
+    @overload
+    def tool_definitions(self, api: Literal["anthropic"]) -> list[ToolParam]: ...
+    @overload
+    def tool_definitions(self, api: Literal["gemini"]) -> list[Tool]: ...
+    @overload
+    def tool_definitions(
+        self, api: Api
+    ) -> (
+        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Tool]
+    ): ...
+    def tool_definitions(
+        self, api: Api
+    ) -> (
+        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Tool]
+    ):
+        """The value for the API's `tools` parameter: every tool, in group order.
+
+        Fresh objects each call, so you may mutate them (e.g. add `cache_control`).
+        For Gemini: one `types.Tool` holding every function declaration.
+        """
+        from ._adapters import adapter
+
+        api = check_api(api)
+        definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
+        return adapter(api).tool_definitions(definitions)
+
+    def pretty_definition(self) -> str:
+        """For debugging: every tool's name, description and schema."""
+        body = ",\n".join(tool.model_tool_pretty_definition() for tool in _tools(self).values())
+        indented = "\n".join("    " + line for line in body.splitlines())
+        return f"{type(self).__name__}([\n{indented}\n])"
+
+
+def _tools(group: object) -> Mapping[str, type[FunctionToolModel] | type[CustomToolModel]]:
+    return group  # pyright: ignore[reportReturnType]  # the mixin is only used on dict groups
+
+
+def describe_ids(ids: Sequence[str]) -> str:
+    """A short, JSON-quoted list of call ids for error messages."""
+    shown = ", ".join(json.dumps(i) for i in ids[:10])
+    return shown + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")

@@ -1,0 +1,113 @@
+"""History helpers: the assistant turn to replay, and the results to append after it.
+
+With these, one loop shape fits all four APIs::
+
+    while True:
+        response = call_the_api(history)
+        history.extend(assistant_messages(response, api))
+        results = group.run_tool_calls(response, context)
+        if not results:
+            break
+        history.extend(tool_result_messages(results, api))
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
+
+from typing_extensions import TypeAliasType
+
+from ._adapters import adapter
+from ._adapters._base import TurnStatus
+from ._api import Api, check_api
+from ._result import ToolCallResult
+
+if TYPE_CHECKING:
+    from anthropic.types import Message, MessageParam
+    from anthropic.types.beta import BetaMessage
+    from google.genai.types import Content, GenerateContentResponse
+    from openai.types.chat import (
+        ChatCompletion,
+        ChatCompletionAssistantMessageParam,
+        ChatCompletionMessage,
+        ChatCompletionToolMessageParam,
+    )
+    from openai.types.responses import Response, ResponseInputItemParam
+
+__all__ = ["AnyResponse", "TurnStatus", "assistant_messages", "tool_result_messages", "turn_status"]
+
+if TYPE_CHECKING:
+    AnyResponse = TypeAliasType(
+        "AnyResponse",
+        ChatCompletion
+        | ChatCompletionMessage
+        | Response
+        | Message
+        | BetaMessage
+        | GenerateContentResponse
+        | Content,
+    )
+    """A whole response or message of any API."""
+else:
+    AnyResponse = TypeAliasType("AnyResponse", object)
+
+
+@overload
+def assistant_messages(
+    response: object, api: Literal["chat.completions"]
+) -> list[ChatCompletionAssistantMessageParam]: ...
+@overload
+def assistant_messages(
+    response: object, api: Literal["responses"]
+) -> list[ResponseInputItemParam]: ...
+@overload
+def assistant_messages(response: object, api: Literal["anthropic"]) -> list[MessageParam]: ...
+@overload
+def assistant_messages(response: object, api: Literal["gemini"]) -> list[Content]: ...
+@overload
+def assistant_messages(response: object, api: Api) -> list[Any]: ...
+def assistant_messages(response: object, api: Api) -> list[Any]:
+    """The assistant turn of `response`, in the form `api` accepts back in its history.
+
+    chat: one assistant message param; responses: the output items (reasoning items
+    with `encrypted_content` kept); anthropic: one assistant message (thinking blocks
+    and signatures kept); gemini: the candidate's `Content`, unchanged. Only keys the
+    SDK's param types define. A call that came without an id gets the same
+    synthesized id here as in the results (pass the same object to both).
+    """
+    return adapter(check_api(api)).assistant_messages(response)
+
+
+@overload
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Literal["chat.completions"]
+) -> list[ChatCompletionToolMessageParam]: ...
+@overload
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Literal["responses"]
+) -> list[ResponseInputItemParam]: ...
+@overload
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Literal["anthropic"]
+) -> list[MessageParam]: ...
+@overload
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Literal["gemini"]
+) -> list[Content]: ...
+@overload
+def tool_result_messages(results: Sequence[ToolCallResult[Any]], api: Api) -> list[Any]: ...
+def tool_result_messages(results: Sequence[ToolCallResult[Any]], api: Api) -> list[Any]:
+    """What to append after the assistant turn: one tool message per call (chat), one
+    output item per call (responses), one user message starting with every
+    `tool_result` (anthropic), one user `Content` with every function response (gemini).
+    Empty when `results` is empty."""
+    if not results:
+        return []
+    return adapter(check_api(api)).tool_result_messages(results)
+
+
+def turn_status(response: object, api: Api) -> TurnStatus:
+    """Why the turn ended: "tool_calls", "done", "truncated", "paused", "refused" or
+    "malformed" (see `TurnStatus`)."""
+    return adapter(check_api(api)).turn_status(response)

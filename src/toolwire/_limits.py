@@ -1,0 +1,105 @@
+"""Size and depth limits on tool-call arguments, checked before validation.
+
+Arguments are untrusted text written by a model. A limit turns an oversized or
+absurdly nested payload into an `invalid_arguments` failure result up front,
+instead of a slow parse, a `RecursionError` later on, or a huge error echo.
+Both checks are iterative (no recursion) and linear in the input.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, cast
+
+__all__ = ["DEFAULT_LIMITS", "MAX_DEPTH_CEILING", "ArgumentLimits", "check_dict", "check_text"]
+
+MAX_DEPTH_CEILING = 200
+"""pydantic's JSON parser refuses nesting past 200 levels, so no limit may exceed it."""
+
+
+@dataclass(frozen=True, slots=True)
+class ArgumentLimits:
+    """Limits applied to every call's arguments, whatever the API.
+
+    Attributes:
+        max_chars: largest accepted arguments, in characters of JSON text. For dict
+            arguments (Anthropic, Gemini) the count is the total length of keys and
+            string values plus one per value, a close, cheap stand-in for JSON size.
+        max_depth: deepest accepted nesting of objects and arrays (the arguments
+            object itself is depth 1). At most 200.
+    """
+
+    max_chars: int = 1 << 20
+    max_depth: int = 64
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.max_depth <= MAX_DEPTH_CEILING:
+            raise ValueError(
+                f"max_depth must be between 1 and {MAX_DEPTH_CEILING} "
+                f"(pydantic's JSON parser stops at {MAX_DEPTH_CEILING}); got {self.max_depth}."
+            )
+        if self.max_chars < 2:
+            raise ValueError(
+                f"max_chars must be at least 2 (room for '{{}}'); got {self.max_chars}."
+            )
+
+
+DEFAULT_LIMITS = ArgumentLimits()
+
+_STRING_OR_BRACKET = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[{]|[\]}]', re.DOTALL)
+
+
+def check_text(text: str, limits: ArgumentLimits) -> str | None:
+    """Return a problem description if JSON `text` breaks a limit, else None."""
+    if len(text) > limits.max_chars:
+        return f"the arguments are {len(text):,} characters long; the limit is {limits.max_chars:,}"
+    # Fast paths: without enough brackets the depth cannot exceed the limit.
+    if len(text) <= limits.max_depth or text.count("{") + text.count("[") <= limits.max_depth:
+        return None
+    depth = 0
+    for match in _STRING_OR_BRACKET.finditer(text):
+        token = match.group()
+        if token == "{" or token == "[":
+            depth += 1
+            if depth > limits.max_depth:
+                return _too_deep(limits)
+        elif token == "}" or token == "]":
+            depth -= 1
+    return None
+
+
+def check_dict(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
+    """Return a problem description if dict arguments break a limit, else None.
+
+    Walks the structure with an explicit stack, so a cyclic or 100,000-deep input
+    stops at the limit instead of recursing.
+    """
+    size = 2
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > limits.max_depth:
+            return _too_deep(limits)
+        children: Iterable[Any]
+        if isinstance(node, Mapping):
+            mapping = cast("Mapping[Any, Any]", node)
+            children = mapping.values()
+            for key in mapping:
+                size += len(key) if isinstance(key, str) else 8
+        else:
+            children = cast("Iterable[Any]", node)
+        for value in children:
+            if isinstance(value, Mapping | list | tuple):
+                stack.append((cast(Any, value), depth + 1))
+            elif isinstance(value, str):
+                size += len(value)
+            size += 1
+        if size > limits.max_chars:
+            return f"the arguments are larger than the limit of {limits.max_chars:,} characters"
+    return None
+
+
+def _too_deep(limits: ArgumentLimits) -> str:
+    return f"the arguments are nested deeper than the limit of {limits.max_depth} levels"

@@ -1,0 +1,152 @@
+"""The neutral dispatch pipeline, written once for sync and async.
+
+find the tool -> check limits -> validate the arguments -> (the caller runs the
+handler) -> wrap the outcome. Everything here is synchronous; `toolwire.core`
+calls the handler directly and `toolwire.aio` awaits it. That handler call is
+the only difference between the two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+import pydantic
+
+from . import _feedback
+from ._call import StandardToolCall
+from ._limits import ArgumentLimits, check_dict, check_text
+from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
+from .exceptions import CallKindMismatchError, ErrorForLLMToSee
+
+if TYPE_CHECKING:
+    from ._tool import ToolModel
+
+__all__ = ["explicit_failure", "prepare", "success"]
+
+_NO_ARGUMENTS = "{}"
+
+
+def prepare(
+    tool: type[ToolModel] | None,
+    call: StandardToolCall,
+    limits: ArgumentLimits,
+    available: Mapping[str, object],
+) -> ToolModel | ToolCallFailure:
+    """Validate `call` for `tool`: the tool instance to run, or the failure to answer with.
+
+    `tool` is None when no tool has the call's name; `available` lists the names
+    the model may use (for the error text). A call whose kind (function/custom)
+    does not match its tool is a developer mistake and raises.
+    """
+    if call.truncated:
+        return _failure(call, "truncated", _feedback.truncated(call.name))
+    if tool is None:
+        return _failure(call, "invalid_name", _feedback.unknown_tool(call.name, available))
+    if tool.model_tool_type != call.type:
+        raise CallKindMismatchError(
+            f"The model sent a {call.type} call to {call.name!r}, but {tool.__name__} is a "
+            f"{tool.model_tool_type} tool. Offer each tool in the kind it is defined as: use "
+            "BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for "
+            "function tools."
+        )
+    raw = call.input
+    if call.type == "custom":
+        return _validate_custom(tool, call, raw, limits)
+    if isinstance(raw, str):
+        if raw[:1] != "{":
+            stripped = raw.strip()
+            if stripped in ("", "null"):
+                raw = _NO_ARGUMENTS
+            elif stripped[:1] != "{":
+                return _failure(call, "invalid_arguments", _not_object(call.name, stripped))
+        problem = check_text(raw, limits)
+        if problem is not None:
+            return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+        try:
+            return tool.__pydantic_validator__.validate_json(raw)
+        except pydantic.ValidationError as error:
+            return _invalid(call, error)
+    if raw is None:
+        raw = {}
+    if isinstance(raw, Mapping):
+        problem = check_dict(raw, limits)
+        if problem is not None:
+            return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+        try:
+            return tool.model_validate(raw, strict=False)
+        except pydantic.ValidationError as error:
+            return _invalid(call, error)
+    return _failure(
+        call, "invalid_arguments", _feedback.not_an_object(call.name, f"a {type(raw).__name__}")
+    )
+
+
+def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
+    """Wrap what a handler returned: `(str, context)` or a `HandlerResult`.
+
+    Anything else is a bug in the handler and raises `TypeError`.
+    """
+    if isinstance(returned, tuple) and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
+        content, context = returned  # pyright: ignore[reportUnknownVariableType]
+        if isinstance(content, str):
+            return ToolCallSuccess(
+                call.id, call.name, content, context, call.type, call.synthesized_id
+            )
+        got = f"a pair whose first item is a {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
+    elif isinstance(returned, tuple):
+        got = f"a tuple of {len(returned)} items"  # pyright: ignore[reportUnknownArgumentType]
+    else:
+        got = f"a {type(returned).__name__}"
+    raise TypeError(
+        f"{type(tool).__name__}.model_tool_handler returned {got}; it must return "
+        "(result_content: str, context) or HandlerResult(result_content=..., context=...)."
+    )
+
+
+def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:
+    """The failure answering a call whose handler raised `ErrorForLLMToSee`."""
+    return _failure(call, "explicit_handler_error", _feedback.explicit_error(error), error)
+
+
+def _validate_custom(
+    tool: type[ToolModel], call: StandardToolCall, raw: object, limits: ArgumentLimits
+) -> ToolModel | ToolCallFailure:
+    text = "" if raw is None else raw
+    if not isinstance(text, str):
+        return _failure(
+            call,
+            "invalid_arguments",
+            f"The input for {_feedback.shown(call.name)} must be text. Call it again with text.",
+        )
+    if len(text) > limits.max_chars:
+        problem = f"the input is {len(text):,} characters long; the limit is {limits.max_chars:,}"
+        return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+    try:
+        return tool.model_validate({"input": text})
+    except pydantic.ValidationError as error:
+        return _invalid(call, error)
+
+
+def _invalid(call: StandardToolCall, error: pydantic.ValidationError) -> ToolCallFailure:
+    if error.error_count() == 1 and error.errors(include_url=False)[0]["type"] == "json_invalid":
+        return _failure(call, "invalid_arguments", _feedback.invalid_json(call.name, error), error)
+    return _failure(
+        call, "invalid_arguments", _feedback.validation_errors(call.name, error), error
+    )
+
+
+def _not_object(name: str, stripped: str) -> str:
+    kinds = {"[": "a JSON array", '"': "a JSON string", "t": "true", "f": "false"}
+    got = kinds.get(stripped[0], "a number" if stripped[0] in "-0123456789" else "not JSON")
+    return _feedback.not_an_object(name, got)
+
+
+def _failure(
+    call: StandardToolCall,
+    reason: ToolCallFailReason,
+    content: str,
+    exception: BaseException | None = None,
+) -> ToolCallFailure:
+    error = exception if exception is not None else ErrorForLLMToSee(content)
+    return ToolCallFailure(call.id, call.name, content, reason, error, call.type, call.synthesized_id)

@@ -1,0 +1,163 @@
+"""What a handler returns, and what toolwire returns for every call."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple
+
+from typing_extensions import TypeAliasType, TypeVar
+
+from ._adapters.anthropic.results import tool_result_block
+from ._adapters.gemini.results import function_response_part
+from ._adapters.openai_chat.results import tool_message
+from ._adapters.openai_responses.results import output_item
+
+if TYPE_CHECKING:
+    from anthropic.types import ToolResultBlockParam
+    from google.genai.types import Part
+    from openai.types.chat import ChatCompletionToolMessageParam
+    from openai.types.responses import ResponseCustomToolCallOutputParam
+    from openai.types.responses.response_input_param import FunctionCallOutput
+
+    from ._call import AnyToolCall
+
+__all__ = [
+    "HandlerResult",
+    "ToolCallFailReason",
+    "ToolCallFailure",
+    "ToolCallResult",
+    "ToolCallSuccess",
+]
+
+T = TypeVar("T")
+
+ToolCallFailReason = Literal[
+    "invalid_name",
+    "invalid_arguments",
+    "explicit_handler_error",
+    "truncated",
+    "unexpected_error",
+    "timeout",
+    "not_run",
+]
+"""Why a call failed.
+
+- "invalid_name": the model called a tool that is not in the group.
+- "invalid_arguments": the arguments were not a JSON object, broke a size or depth
+  limit, or failed the tool model's validation.
+- "explicit_handler_error": the handler raised `ErrorForLLMToSee`.
+- "truncated": a length limit cut the call off; it was not run.
+- "unexpected_error": the handler raised something else and the caller asked for
+  such exceptions to become failures (`unexpected_errors="fail"`); the model sees a
+  generic message, never the exception's text.
+- "timeout": (aio) the handler ran past the batch's per-call timeout and was cancelled.
+- "not_run": the call was not run because another call in its batch raised
+  unexpectedly (made by `ToolBatchError.answer_all()`).
+"""
+
+
+class HandlerResult(NamedTuple, Generic[T]):
+    """What a handler returns: the text for the model and the context for your code."""
+
+    result_content: str
+    context: T
+
+
+class _ResultBase:
+    """The provider-native forms every result offers (rendered by each API's adapter)."""
+
+    __slots__ = ()
+
+    tool_message = property(
+        tool_message, doc="Chat Completions: the `role=\"tool\"` message answering this call."
+    )
+    output_item = property(
+        output_item,
+        doc="Responses: the `function_call_output` (or `custom_tool_call_output`) input item.",
+    )
+    tool_result_block = property(
+        tool_result_block,
+        doc="Anthropic: the `tool_result` block (with `is_error: true` on failures).",
+    )
+    function_response_part = property(
+        function_response_part,
+        doc='Gemini: the `function_response` Part (output under "output", errors under "error").',
+    )
+
+
+@dataclass(slots=True)
+class ToolCallSuccess(_ResultBase, Generic[T]):
+    """A call whose handler returned. Treat it as read-only.
+
+    Attributes:
+        call_id: the id of the call this answers (see `synthesized_id`).
+        name: the tool name the model called.
+        result_content: the text the model will see.
+        context: what the handler returned for your code.
+        type: "function" or "custom", like the call.
+        synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
+    """
+
+    call_id: str
+    name: str
+    result_content: str
+    context: T
+    type: Literal["function", "custom"] = "function"
+    synthesized_id: bool = False
+    fail_reason: None = None
+    exception: None = None
+
+
+@dataclass(slots=True)
+class ToolCallFailure(_ResultBase):
+    """A call answered with an error the model can act on. Treat it as read-only.
+
+    Attributes:
+        call_id: the id of the call this answers (see `synthesized_id`).
+        name: the tool name the model called.
+        result_content: the error text the model will see.
+        fail_reason: why it failed (see `ToolCallFailReason`).
+        exception: the underlying exception (a `pydantic.ValidationError`, an
+            `ErrorForLLMToSee`, the handler's unexpected exception...), if any.
+        type: "function" or "custom", like the call.
+        synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
+    """
+
+    call_id: str
+    name: str
+    result_content: str
+    fail_reason: ToolCallFailReason
+    exception: BaseException | None = None
+    type: Literal["function", "custom"] = "function"
+    synthesized_id: bool = False
+    context: None = None
+
+    @classmethod
+    def for_call(
+        cls,
+        call: AnyToolCall,
+        result_content: str = (
+            "This call failed with an internal error; its details are hidden. "
+            "Tell the user, or try again if it is safe to repeat."
+        ),
+        *,
+        fail_reason: ToolCallFailReason = "unexpected_error",
+        exception: BaseException | None = None,
+    ) -> ToolCallFailure:
+        """Make a failure result answering `call`, e.g. after an unexpected exception.
+
+        Use it so every call id still gets exactly one result. The default text is
+        generic on purpose: an exception's own text may hold secrets or internals.
+        """
+        from ._call import StandardToolCall
+
+        std = call if isinstance(call, StandardToolCall) else StandardToolCall.from_any_call(call)
+        return cls(
+            std.id, std.name, result_content, fail_reason, exception, std.type, std.synthesized_id
+        )
+
+
+ToolCallResult = TypeAliasType(
+    "ToolCallResult", ToolCallSuccess[T] | ToolCallFailure, type_params=(T,)
+)
+"""The result of one call: check `result.fail_reason is None` to narrow to success."""

@@ -1,0 +1,347 @@
+"""What core and aio tool classes share: configuration, names, schemas, definitions.
+
+`toolwire.core` and `toolwire.aio` each add the handler signature (plain or
+`async def`) and the method that runs a call; they are siblings over these
+bases, not subclasses of each other.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from textwrap import dedent
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
+from weakref import WeakKeyDictionary
+
+import pydantic
+from pydantic_core import core_schema
+
+from ._api import Api, check_api
+from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
+from ._json import copy_json
+from .exceptions import ToolDefinitionError
+
+if TYPE_CHECKING:
+    from anthropic.types import JSONOutputFormatParam, ToolParam
+    from google.genai.types import Tool
+    from openai.types.chat import ChatCompletionCustomToolParam, ChatCompletionFunctionToolParam
+    from openai.types.responses import (
+        CustomToolParam,
+        FunctionToolParam,
+        ResponseFormatTextJSONSchemaConfigParam,
+    )
+    from openai.types.shared_params import ResponseFormatJSONSchema
+
+    from ._definition import GeminiResponseFormat
+    from ._schema import InputPlan, SchemaReport
+
+__all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel"]
+
+_CONFIG_NAMES = (
+    "model_tool_strict",
+    "model_tool_custom_name",
+    "model_tool_name_generator",
+    "model_tool_custom_description",
+    "model_tool_custom_json_schema",
+    "model_tool_format",
+    "model_tool_type",
+)
+
+
+class ToolModel(pydantic.BaseModel):
+    """Configuration and naming shared by every tool class (private base)."""
+
+    model_config = pydantic.ConfigDict(use_attribute_docstrings=True)
+
+    model_tool_type: ClassVar[Literal["function", "custom"]]
+    """Whether calls to this tool are function calls (JSON arguments) or custom (free text)."""
+
+    model_tool_custom_name: ClassVar[str | None] = None
+    """Class config: the tool name to use instead of the class name."""
+
+    model_tool_name_generator: ClassVar[Callable[[str], str] | None] = None
+    """Class config: a function making the tool name from the class name."""
+
+    model_tool_custom_description: ClassVar[str | None] = None
+    """Class config: the description to use instead of the class docstring."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
+        if fields:
+            name = fields[0]
+            raise ToolDefinitionError(
+                f"{cls.__name__}.{name} is annotated, so pydantic made it a field (an argument "
+                f"the model must send) instead of class configuration. Remove the annotation: "
+                f"write `{name} = ...`, not `{name}: <type> = ...`."
+            )
+
+    @classmethod
+    def model_tool_name(cls) -> str:
+        """The tool's name: the custom name, else the generated one, else the class name."""
+        custom, generate = cls.model_tool_custom_name, cls.model_tool_name_generator
+        return custom or (generate and generate(cls.__name__)) or cls.__name__
+
+    @classmethod
+    def _tool_description(cls, schema_description: object = None) -> str:
+        description = cls.model_tool_custom_description
+        if description is None:
+            description = schema_description if isinstance(schema_description, str) else None
+        if description is None:
+            description = cls.__doc__ or ""
+        return dedent(description).strip()
+
+
+class FunctionToolModel(ToolModel):
+    """A function tool: its fields are the arguments the model sends as a JSON object."""
+
+    model_tool_type: ClassVar[Literal["function", "custom"]] = "function"
+
+    model_tool_strict: ClassVar[bool] = False
+    """Class config: send `strict: true` (OpenAI, Anthropic) and compile the schema to the
+    strict subset; for Gemini, the same portable compilation. See the README's schema notes."""
+
+    model_tool_custom_json_schema: ClassVar[dict[str, Any] | None] = None
+    """Class config: a JSON schema to send instead of the one pydantic generates."""
+
+    @classmethod
+    def __get_pydantic_core_schema__(
+        cls, source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler
+    ) -> core_schema.CoreSchema:
+        schema = handler(source)
+        if source is cls and cls.__dict__.get("model_tool_strict", cls.model_tool_strict):
+            return core_schema.no_info_before_validator_function(_StrictInput(cls), schema)
+        return schema
+
+    @classmethod
+    def model_tool_json_schema(cls) -> dict[str, Any]:
+        """The JSON schema of the arguments, before any per-API compilation (a fresh copy)."""
+        custom = cls.model_tool_custom_json_schema
+        if custom is not None:
+            return copy_json(custom)
+        return cls.model_json_schema()
+
+    @overload
+    @classmethod
+    def model_tool_definition(
+        cls, api: Literal["chat.completions"]
+    ) -> ChatCompletionFunctionToolParam: ...
+    @overload
+    @classmethod
+    def model_tool_definition(cls, api: Literal["responses"]) -> FunctionToolParam: ...
+    @overload
+    @classmethod
+    def model_tool_definition(cls, api: Literal["anthropic"]) -> ToolParam: ...
+    @overload
+    @classmethod
+    def model_tool_definition(cls, api: Literal["gemini"]) -> Tool: ...
+    @overload
+    @classmethod
+    def model_tool_definition(
+        cls, api: Api
+    ) -> ChatCompletionFunctionToolParam | FunctionToolParam | ToolParam | Tool: ...
+    @classmethod
+    def model_tool_definition(
+        cls, api: Api
+    ) -> ChatCompletionFunctionToolParam | FunctionToolParam | ToolParam | Tool:
+        """The value to put in the API's `tools` parameter (a fresh object you may mutate)."""
+        from ._adapters import adapter
+
+        api = check_api(api)
+        return adapter(api).function_definition(_function_spec(cls, api))
+
+    @overload
+    @classmethod
+    def model_tool_format(cls, api: Literal["chat.completions"]) -> ResponseFormatJSONSchema: ...
+    @overload
+    @classmethod
+    def model_tool_format(
+        cls, api: Literal["responses"]
+    ) -> ResponseFormatTextJSONSchemaConfigParam: ...
+    @overload
+    @classmethod
+    def model_tool_format(cls, api: Literal["anthropic"]) -> JSONOutputFormatParam: ...
+    @overload
+    @classmethod
+    def model_tool_format(cls, api: Literal["gemini"]) -> GeminiResponseFormat: ...
+    @overload
+    @classmethod
+    def model_tool_format(
+        cls, api: Api
+    ) -> (
+        ResponseFormatJSONSchema
+        | ResponseFormatTextJSONSchemaConfigParam
+        | JSONOutputFormatParam
+        | GeminiResponseFormat
+    ): ...
+    @classmethod
+    def model_tool_format(
+        cls, api: Api
+    ) -> (
+        ResponseFormatJSONSchema
+        | ResponseFormatTextJSONSchemaConfigParam
+        | JSONOutputFormatParam
+        | GeminiResponseFormat
+    ):
+        """The structured-output format for this model: `response_format` (chat),
+        `text={"format": ...}` (responses), `output_config={"format": ...}` (anthropic),
+        or `GenerateContentConfig(**...)` fields (gemini)."""
+        from ._adapters import adapter
+
+        api = check_api(api)
+        return adapter(api).output_format(_function_spec(cls, api))
+
+    @classmethod
+    def model_tool_schema_report(cls, api: Api) -> SchemaReport:
+        """What compiling this tool's schema for `api` changed, and whether it lost anything."""
+        return _function_spec(cls, check_api(api)).report
+
+    @classmethod
+    def model_tool_pretty_definition(cls) -> str:
+        """For debugging: the tool's name, description, strictness and JSON schema."""
+        schema = cls.model_tool_json_schema()
+        description = cls._tool_description(schema.pop("description", None))
+        schema.pop("title", None)
+        body = {
+            "name": cls.model_tool_name(),
+            "description": description,
+            "strict": cls.model_tool_strict,
+            "parameters": schema,
+        }
+        return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
+
+
+class CustomToolModel(ToolModel):
+    """An OpenAI custom tool: the model sends free text (optionally grammar-constrained)."""
+
+    model_tool_type: ClassVar[Literal["function", "custom"]] = "custom"
+
+    input: str
+    """The text the model sent. Override the type, or add a field validator, to validate it."""
+
+    model_tool_format: ClassVar[CustomToolFormat | None] = None
+    """Class config: `{"type": "text"}` or `{"type": "grammar", "syntax": "lark" | "regex",
+    "definition": "..."}`; None sends no format (unconstrained text)."""
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        extra = [name for name in cls.model_fields if name != "input"]
+        if extra:
+            raise ToolDefinitionError(
+                f"Custom tool {cls.__name__} may only have the field 'input' (the text the model "
+                f"sends), but it also declares {extra}. Derive other values from `input` with "
+                "computed fields or validators, or make it a function tool "
+                "(BaseFunctionToolModel) if it takes several arguments."
+            )
+        _normalize_format(cls, cls.model_tool_format)
+
+    @overload
+    @classmethod
+    def model_tool_definition(
+        cls, api: Literal["chat.completions"]
+    ) -> ChatCompletionCustomToolParam: ...
+    @overload
+    @classmethod
+    def model_tool_definition(cls, api: Literal["responses"]) -> CustomToolParam: ...
+    @overload
+    @classmethod
+    def model_tool_definition(cls, api: Api) -> ChatCompletionCustomToolParam | CustomToolParam: ...
+    @classmethod
+    def model_tool_definition(cls, api: Api) -> ChatCompletionCustomToolParam | CustomToolParam:
+        """The value to put in the API's `tools` parameter. OpenAI only: Anthropic and Gemini
+        have no custom tools, so asking for them raises `UnsupportedToolError`."""
+        from ._adapters import adapter
+
+        api = check_api(api)
+        spec = CustomToolSpec(
+            name=cls.model_tool_name(),
+            description=cls._tool_description(),
+            format=_normalize_format(cls, cls.model_tool_format),
+        )
+        return adapter(api).custom_definition(spec)
+
+    @classmethod
+    def model_tool_pretty_definition(cls) -> str:
+        """For debugging: the tool's name, description and input format."""
+        body = {
+            "name": cls.model_tool_name(),
+            "description": cls._tool_description(),
+            "format": _normalize_format(cls, cls.model_tool_format),
+        }
+        return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
+
+
+_SPECS: WeakKeyDictionary[type[FunctionToolModel], dict[Api, FunctionToolSpec]] = (
+    WeakKeyDictionary()
+)
+
+
+def _function_spec(cls: type[FunctionToolModel], api: Api) -> FunctionToolSpec:
+    """The tool compiled for `api`, computed once per class and API.
+
+    Class configuration is read on first use; set it in the class body.
+    """
+    per_api = _SPECS.get(cls)
+    if per_api is None:
+        per_api = _SPECS[cls] = {}
+    spec = per_api.get(api)
+    if spec is None:
+        from ._schema import compile_schema
+
+        custom = cls.model_tool_custom_json_schema is not None
+        schema = cls.model_tool_json_schema()
+        description = schema.get("description")
+        if not custom:
+            schema.pop("title", None)
+            schema.pop("description", None)
+        compiled = compile_schema(schema, api, strict=cls.model_tool_strict, custom=custom)
+        spec = per_api[api] = FunctionToolSpec(
+            name=cls.model_tool_name(),
+            description=cls._tool_description(description),
+            parameters=compiled.schema,
+            strict=cls.model_tool_strict,
+            report=compiled.report,
+        )
+    return spec
+
+
+def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
+    """Accept the Responses (flat) or Chat (nested) grammar shape; raise on anything else."""
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        fmt: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
+        if fmt.get("type") == "text" and set(fmt) == {"type"}:
+            return {"type": "text"}
+        grammar: Any = fmt.get("grammar", fmt)
+        if fmt.get("type") == "grammar" and isinstance(grammar, dict):
+            inner = cast("dict[str, Any]", grammar)
+            syntax, definition = inner.get("syntax"), inner.get("definition")
+            if syntax in ("lark", "regex") and isinstance(definition, str):
+                return {"type": "grammar", "syntax": syntax, "definition": definition}
+    raise ToolDefinitionError(
+        f"{cls.__name__}.model_tool_format is {value!r}; use None, {{'type': 'text'}}, or "
+        "{'type': 'grammar', 'syntax': 'lark' or 'regex', 'definition': '...'}."
+    )
+
+
+class _StrictInput:
+    """Before-validator of strict tool classes: applies the schema compiler's input plan
+    (a `null` sent for a defaulted field means "use the default", at every level)."""
+
+    __slots__ = ("_cls", "_plan", "_ready")
+
+    def __init__(self, cls: type[FunctionToolModel]) -> None:
+        self._cls = cls
+        self._plan: InputPlan | None = None
+        self._ready = False
+
+    def __call__(self, data: Any) -> Any:
+        if not self._ready:
+            from ._schema import input_plan
+
+            self._plan = input_plan(self._cls.model_json_schema())
+            self._ready = True
+        return data if self._plan is None else self._plan.apply(data)
