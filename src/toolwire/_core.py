@@ -183,9 +183,8 @@ def _run_batch(
 ) -> list[Any]:
     prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
     results: list[ToolCallResult[Any] | None] = []
-    index = -1
-    for call, item in zip(calls, prepared, strict=True):
-        index += 1
+    for index, item in enumerate(prepared):
+        call = calls[index]
         if type(item) is ToolCallFailure:
             results.append(item)
             continue

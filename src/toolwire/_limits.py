@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 __all__ = ["DEFAULT_LIMITS", "MAX_DEPTH_CEILING", "ArgumentLimits", "check_dict", "check_text"]
@@ -34,7 +34,12 @@ class ArgumentLimits:
     max_chars: int = 1 << 20
     max_depth: int = 64
 
+    always_within: int = field(init=False, repr=False, compare=False)
+    """JSON text no longer than this cannot break either limit (each nesting level
+    needs a bracket), so it needs no scan."""
+
     def __post_init__(self) -> None:
+        object.__setattr__(self, "always_within", min(self.max_chars, self.max_depth))
         if not 1 <= self.max_depth <= MAX_DEPTH_CEILING:
             raise ValueError(
                 f"max_depth must be between 1 and {MAX_DEPTH_CEILING} "

@@ -39,6 +39,21 @@ def prepare(
     the model may use (for the error text). A call whose kind (function/custom)
     does not match its tool is a developer mistake and raises.
     """
+    raw = call.input
+    # Fast path for the common case: a function call with short JSON object text, too
+    # short to break any limit.
+    if (
+        type(raw) is str
+        and len(raw) <= limits.always_within
+        and raw[:1] == "{"
+        and tool is not None
+        and not call.truncated
+        and call.type == "function" == tool.model_tool_type
+    ):
+        try:
+            return tool.__pydantic_validator__.validate_json(raw)
+        except pydantic.ValidationError as error:
+            return _invalid(call, error)
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -50,7 +65,6 @@ def prepare(
             "BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for "
             "function tools."
         )
-    raw = call.input
     if call.type == "custom":
         return _validate_custom(tool, call, raw, limits)
     if isinstance(raw, str):
@@ -90,6 +104,8 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
     if isinstance(returned, tuple) and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
         content, context = returned  # pyright: ignore[reportUnknownVariableType]
         if isinstance(content, str):
+            if call.type == "function" and not call.synthesized_id:
+                return ToolCallSuccess(call.id, call.name, content, context)
             return ToolCallSuccess(
                 call.id, call.name, content, context, call.type, call.synthesized_id
             )
@@ -131,9 +147,7 @@ def _validate_custom(
 def _invalid(call: StandardToolCall, error: pydantic.ValidationError) -> ToolCallFailure:
     if error.error_count() == 1 and error.errors(include_url=False)[0]["type"] == "json_invalid":
         return _failure(call, "invalid_arguments", _feedback.invalid_json(call.name, error), error)
-    return _failure(
-        call, "invalid_arguments", _feedback.validation_errors(call.name, error), error
-    )
+    return _failure(call, "invalid_arguments", _feedback.validation_errors(call.name, error), error)
 
 
 def _not_object(name: str, stripped: str) -> str:
@@ -149,4 +163,6 @@ def _failure(
     exception: BaseException | None = None,
 ) -> ToolCallFailure:
     error = exception if exception is not None else ErrorForLLMToSee(content)
-    return ToolCallFailure(call.id, call.name, content, reason, error, call.type, call.synthesized_id)
+    return ToolCallFailure(
+        call.id, call.name, content, reason, error, call.type, call.synthesized_id
+    )

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple
+from typing import TYPE_CHECKING, Generic, Literal, NamedTuple
 
 from typing_extensions import TypeAliasType, TypeVar
 
@@ -13,12 +13,6 @@ from ._adapters.openai_chat.results import tool_message
 from ._adapters.openai_responses.results import output_item
 
 if TYPE_CHECKING:
-    from anthropic.types import ToolResultBlockParam
-    from google.genai.types import Part
-    from openai.types.chat import ChatCompletionToolMessageParam
-    from openai.types.responses import ResponseCustomToolCallOutputParam
-    from openai.types.responses.response_input_param import FunctionCallOutput
-
     from ._call import AnyToolCall
 
 __all__ = [
@@ -69,7 +63,7 @@ class _ResultBase:
     __slots__ = ()
 
     tool_message = property(
-        tool_message, doc="Chat Completions: the `role=\"tool\"` message answering this call."
+        tool_message, doc='Chat Completions: the `role="tool"` message answering this call.'
     )
     output_item = property(
         output_item,

@@ -85,7 +85,17 @@ class ChatCompletionsAdapter:
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        return [_read_call(item, index, None, False) for index, item in enumerate(items)]
+        calls: list[StandardToolCall] = []
+        for index, item in enumerate(items):
+            # Inline fast path for the common case: an SDK function call with an id.
+            if getattr(item, "type", None) == "function" and (call_id := item.id):  # pyright: ignore[reportAttributeAccessIssue]
+                function: Any = item.function  # pyright: ignore[reportAttributeAccessIssue]
+                calls.append(
+                    StandardToolCall("function", call_id, function.name, function.arguments)
+                )
+            else:
+                calls.append(_read_call(item, index, None, False))
+        return calls
 
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
@@ -158,13 +168,13 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
 
 
 def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> StandardToolCall:
-    if isinstance(item, dict):
-        return _read_call_dict(cast("dict[str, Any]", item), index, response_id, cut)
-    kind = getattr(item, "type", None)
+    kind = getattr(item, "type", None)  # None for dicts
     if kind == "function":
         function: Any = getattr(item, "function")  # noqa: B009 - SDK model attribute
         call_id: str = getattr(item, "id")  # noqa: B009
         arguments = function.arguments
+        if call_id and not cut:
+            return StandardToolCall("function", call_id, function.name or "", arguments)
         return StandardToolCall(
             "function",
             call_id or synthesized_id(response_id, index),
