@@ -183,13 +183,14 @@ def _run_batch(
 ) -> list[Any]:
     prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
     results: list[ToolCallResult[Any] | None] = []
+    item: Any
     for index, item in enumerate(prepared):
         call = calls[index]
         if type(item) is ToolCallFailure:
             results.append(item)
             continue
         try:
-            returned = item.model_tool_handler(context)  # pyright: ignore[reportAttributeAccessIssue]
+            returned = item.model_tool_handler(context)
         except ErrorForLLMToSee as error:
             results.append(explicit_failure(call, error))
             continue
@@ -201,7 +202,7 @@ def _run_batch(
             errors[index] = error
             results.extend([None] * (len(calls) - index))
             raise batch_error(calls, results, errors) from None
-        results.append(success(call, item, returned))  # pyright: ignore[reportArgumentType]
+        results.append(success(call, item, returned))
     return results
 
 

@@ -39,7 +39,7 @@ def prepare(
     the model may use (for the error text). A call whose kind (function/custom)
     does not match its tool is a developer mistake and raises.
     """
-    raw = call.input
+    raw: Any = call.input
     # Fast path for the common case: a function call with short JSON object text, too
     # short to break any limit.
     if (
@@ -105,9 +105,14 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
         content, context = returned  # pyright: ignore[reportUnknownVariableType]
         if isinstance(content, str):
             if call.type == "function" and not call.synthesized_id:
-                return ToolCallSuccess(call.id, call.name, content, context)
+                return ToolCallSuccess(call.id, call.name, content, context)  # pyright: ignore[reportUnknownArgumentType]
             return ToolCallSuccess(
-                call.id, call.name, content, context, call.type, call.synthesized_id
+                call.id,
+                call.name,
+                content,
+                context,  # pyright: ignore[reportUnknownArgumentType]
+                call.type,
+                call.synthesized_id,
             )
         got = f"a pair whose first item is a {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
     elif isinstance(returned, tuple):

@@ -86,10 +86,11 @@ class ChatCompletionsAdapter:
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
         calls: list[StandardToolCall] = []
+        item: Any
         for index, item in enumerate(items):
             # Inline fast path for the common case: an SDK function call with an id.
-            if getattr(item, "type", None) == "function" and (call_id := item.id):  # pyright: ignore[reportAttributeAccessIssue]
-                function: Any = item.function  # pyright: ignore[reportAttributeAccessIssue]
+            if getattr(item, "type", None) == "function" and (call_id := item.id):
+                function = item.function
                 calls.append(
                     StandardToolCall("function", call_id, function.name, function.arguments)
                 )
