@@ -84,7 +84,7 @@ def prepare(
     if raw is None:
         raw = {}
     if isinstance(raw, Mapping):
-        problem = check_dict(raw, limits)
+        problem = check_dict(raw, limits)  # pyright: ignore[reportUnknownArgumentType]
         if problem is not None:
             return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
         try:
