@@ -1,0 +1,154 @@
+"""History rules of the OpenAI Responses API, on the request's `input` list.
+
+What the live API rejects, and how each rule reads:
+
+- a `function_call` (by `call_id`) with no `function_call_output` carrying
+  that `call_id` later in the input, and likewise a `custom_tool_call`
+  without a `custom_tool_call_output` (live: "No tool output found for
+  function call ...");
+- an output whose `call_id` matches no earlier call (live: "No tool call
+  found for function call output with call_id ..."), including an output
+  placed before its call;
+- a second output for one call, an output of the wrong kind (a
+  `custom_tool_call_output` for a `function_call`), and a call or output
+  without a `call_id`.
+
+Accepted: items replayed as `item.model_dump()` (None-valued keys,
+`"async_"`), messages without `type`, reasoning and any other items, and
+outputs anywhere after their call. With `previous_response_id` the fake
+prepends the stored items before calling this. When the input holds an
+`item_reference`, an output whose call is not in the input may answer the
+referenced item, so it is not reported.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from ._rules import HistoryProblem, sorted_problems, text_field
+
+__all__ = ["responses_history_problems"]
+
+_OUTPUT_OF = {
+    "function_call": "function_call_output",
+    "custom_tool_call": "custom_tool_call_output",
+}
+_CALL_OF = {output: call for call, output in _OUTPUT_OF.items()}
+
+
+class _Call:
+    def __init__(self, index: int, kind: str, name: str) -> None:
+        self.index = index
+        self.kind = kind
+        self.name = name
+        self.answered_at: int | None = None
+
+
+def responses_history_problems(items: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
+    """Every reason the Responses API would reject `input`, in order."""
+    if isinstance(items, str):
+        return []
+    problems: list[HistoryProblem] = []
+    calls: dict[str, list[_Call]] = {}
+    later_calls = _first_call_positions(items)
+    references = any(text_field(item, "type") == "item_reference" for item in items)
+    for index, item in enumerate(items):
+        kind = text_field(item, "type")
+        call_id = text_field(item, "call_id")
+        if kind in _OUTPUT_OF:
+            name = text_field(item, "name") or "unnamed"
+            if not call_id:
+                problems.append(
+                    HistoryProblem(
+                        index,
+                        f"input[{index}] ({kind}, {name}) has no call_id; replay the item as "
+                        "the API returned it, call_id included",
+                    )
+                )
+                continue
+            calls.setdefault(call_id, []).append(_Call(index, kind, name))
+        elif kind in _CALL_OF:
+            problems += _output(index, kind, call_id, calls, later_calls, references)
+    for call_id, same_id in calls.items():
+        for call in same_id:
+            if call.answered_at is None:
+                output = _OUTPUT_OF[call.kind]
+                problems.append(
+                    HistoryProblem(
+                        call.index,
+                        f"input[{call.index}] ({call.kind} {call_id!r}, {call.name}) has no "
+                        f"{output} with call_id {call_id!r} after it; append one {output} "
+                        "item per call, carrying its call_id",
+                    )
+                )
+    return sorted_problems(problems)
+
+
+def _first_call_positions(items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
+    positions: dict[str, int] = {}
+    for index, item in enumerate(items):
+        call_id = text_field(item, "call_id")
+        if text_field(item, "type") in _OUTPUT_OF and call_id:
+            positions.setdefault(call_id, index)
+    return positions
+
+
+def _output(
+    index: int,
+    kind: str,
+    call_id: str,
+    calls: dict[str, list[_Call]],
+    later_calls: dict[str, int],
+    references: bool,
+) -> list[HistoryProblem]:
+    if not call_id:
+        return [
+            HistoryProblem(
+                index,
+                f"input[{index}] ({kind}) has no call_id; set it to the call_id of the call "
+                "it answers",
+            )
+        ]
+    same_id = calls.get(call_id, [])
+    waiting = [call for call in same_id if call.answered_at is None]
+    if waiting:
+        call = waiting[0]
+        call.answered_at = index
+        if _OUTPUT_OF[call.kind] != kind:
+            return [
+                HistoryProblem(
+                    index,
+                    f"input[{index}] ({kind}) answers {call_id!r}, which is a {call.kind} "
+                    f"(input[{call.index}]); answer a function_call with a "
+                    "function_call_output and a custom_tool_call with a custom_tool_call_output",
+                )
+            ]
+        return []
+    if same_id:
+        first = same_id[0].answered_at
+        return [
+            HistoryProblem(
+                index,
+                f"input[{index}] ({kind}) answers call_id {call_id!r} a second time "
+                f"(input[{first}] already did); send exactly one output per call",
+            )
+        ]
+    if call_id in later_calls:
+        return [
+            HistoryProblem(
+                index,
+                f"input[{index}] ({kind}) answers call_id {call_id!r}, whose call only comes "
+                f"later, at input[{later_calls[call_id]}]; put each output after its call",
+            )
+        ]
+    if references:
+        return []
+    return [
+        HistoryProblem(
+            index,
+            f"input[{index}] ({kind}) has call_id {call_id!r}, but no function_call or "
+            "custom_tool_call before it has that call_id; give each output the call_id of a "
+            "call that comes before it in the input",
+        )
+    ]
