@@ -13,6 +13,7 @@ if TYPE_CHECKING:
     from .._call import StandardToolCall
     from .._definition import CustomToolSpec, FunctionToolSpec
     from .._result import ToolCallResult
+    from .._streaming._stream import StreamAccumulator
 
 __all__ = ["Adapter", "TurnStatus", "check_tool_name", "field", "synthesized_id"]
 
@@ -49,6 +50,7 @@ class Adapter(Protocol):
     def assistant_messages(self, response: object) -> list[Any]: ...
     def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[Any]: ...
     def turn_status(self, response: object) -> TurnStatus: ...
+    def stream_accumulator(self) -> StreamAccumulator: ...
 
 
 def field(obj: object, name: str, default: Any = None) -> Any:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
 
     from ..._definition import CustomToolSpec, FunctionToolSpec
     from ..._result import ToolCallResult
+    from .stream import ChatStreamAccumulator
 
 __all__ = ["ADAPTER", "ChatCompletionsAdapter"]
 
@@ -140,6 +141,11 @@ class ChatCompletionsAdapter:
         self, results: Sequence[ToolCallResult[Any]]
     ) -> list[ChatCompletionToolMessageParam]:
         return [tool_message(result) for result in results]
+
+    def stream_accumulator(self) -> ChatStreamAccumulator:
+        from .stream import ChatStreamAccumulator
+
+        return ChatStreamAccumulator()
 
     def turn_status(self, response: object) -> TurnStatus:
         message, _, finish_reason = _message_of(response)

@@ -1,0 +1,182 @@
+"""The offline fake's Chat Completions endpoint (`POST /chat/completions`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Literal
+
+import httpx2
+
+from ...testing._fake import (
+    FakeReply,
+    FakeRequest,
+    FakeServer,
+    FakeTool,
+    arguments_text,
+    split_text,
+    sse,
+)
+from ...testing._rules import HistoryProblem, field
+from ...testing._rules_chat import chat_history_problems
+
+__all__ = ["ChatCodec", "openai_error"]
+
+CREATED = 1_700_000_000
+
+
+class ChatCodec:
+    """Reads chat requests, answers them as the live API would (JSON or SSE)."""
+
+    api: Literal["chat.completions"] = "chat.completions"
+
+    def handles(self, method: str, path: str) -> bool:
+        return method == "POST" and path.endswith("/chat/completions")
+
+    def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
+        return chat_history_problems(_list(body.get("messages")))
+
+    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+        tools: list[FakeTool] = []
+        for tool in _list(body.get("tools")):
+            if field(tool, "type") == "custom":
+                custom = field(tool, "custom") or {}
+                tools.append(FakeTool(field(custom, "name") or "", "custom", None, False))
+            else:
+                function = field(tool, "function") or {}
+                tools.append(
+                    FakeTool(
+                        field(function, "name") or "",
+                        "function",
+                        field(function, "parameters"),
+                        bool(field(function, "strict")),
+                    )
+                )
+        request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
+        request.tool_choice_none = body.get("tool_choice") == "none"
+        response_format = body.get("response_format")
+        if field(response_format, "type") == "json_schema":
+            json_schema = field(response_format, "json_schema") or {}
+            request.output_schema = field(json_schema, "schema") or {}
+            request.output_strict = bool(field(json_schema, "strict"))
+        messages = _list(body.get("messages"))
+        last_user = max(
+            (i for i, m in enumerate(messages) if field(m, "role") == "user"), default=-1
+        )
+        request.rounds = sum(
+            1
+            for m in messages[last_user + 1 :]
+            if field(m, "role") == "assistant" and field(m, "tool_calls")
+        )
+        request.assistant_turns = sum(1 for m in messages if field(m, "role") == "assistant")
+        trailing: list[str] = []
+        for message in reversed(messages):
+            if field(message, "role") != "tool":
+                break
+            trailing.append(_text(field(message, "content")))
+        request.results = trailing[::-1]
+        return request
+
+    def render(
+        self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
+    ) -> httpx2.Response:
+        number = server.next_id()
+        completion_id = f"chatcmpl-fake{number}"
+        model = str(body.get("model") or "fake-model")
+        calls = [
+            (call.id or f"call_{server.next_id()}", call.name, arguments_text(call))
+            for call in reply.calls
+        ]
+        if reply.stop == "length":
+            finish = "length"
+        elif calls:
+            finish = "tool_calls"
+        else:
+            finish = "stop"
+        content = None if reply.stop == "refusal" else reply.text
+        refusal = reply.text if reply.stop == "refusal" else None
+        usage = {"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+        if request.stream:
+            chunks = _chunks(completion_id, model, content, refusal, calls, finish)
+            if field(body.get("stream_options"), "include_usage"):
+                chunks.append(_chunk(completion_id, model, [], usage=usage))
+            events = [(None, chunk) for chunk in chunks] + [(None, "[DONE]")]
+            return httpx2.Response(
+                200, content=sse(events), headers={"content-type": "text/event-stream"}
+            )
+        message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": refusal}
+        if calls:
+            message["tool_calls"] = [
+                {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
+                for i, n, a in calls
+            ]
+        return httpx2.Response(
+            200,
+            json={
+                "id": completion_id,
+                "object": "chat.completion",
+                "created": CREATED,
+                "model": model,
+                "choices": [
+                    {"index": 0, "message": message, "finish_reason": finish, "logprobs": None}
+                ],
+                "usage": usage,
+            },
+        )
+
+    def error(self, status: int, message: str) -> httpx2.Response:
+        return openai_error(status, message)
+
+
+def openai_error(status: int, message: str) -> httpx2.Response:
+    """An error response shaped like OpenAI's."""
+    error = {"message": message, "type": "invalid_request_error", "param": None, "code": None}
+    return httpx2.Response(status, json={"error": error})
+
+
+def _chunk(completion_id: str, model: str, choices: list[Any], **extra: Any) -> dict[str, Any]:
+    return {
+        "id": completion_id,
+        "object": "chat.completion.chunk",
+        "created": CREATED,
+        "model": model,
+        "choices": choices,
+        **extra,
+    }
+
+
+def _chunks(
+    completion_id: str,
+    model: str,
+    content: str | None,
+    refusal: str | None,
+    calls: list[tuple[str, str, str]],
+    finish: str,
+) -> list[dict[str, Any]]:
+    def choice(delta: dict[str, Any], finish_reason: str | None = None) -> list[Any]:
+        return [{"index": 0, "delta": delta, "finish_reason": finish_reason, "logprobs": None}]
+
+    chunks = [_chunk(completion_id, model, choice({"role": "assistant", "content": ""}))]
+    for piece in split_text(content) if content else []:
+        chunks.append(_chunk(completion_id, model, choice({"content": piece})))
+    for piece in split_text(refusal) if refusal else []:
+        chunks.append(_chunk(completion_id, model, choice({"refusal": piece})))
+    for index, (call_id, name, arguments) in enumerate(calls):
+        first = {"index": index, "id": call_id, "type": "function"}
+        first["function"] = {"name": name, "arguments": ""}
+        chunks.append(_chunk(completion_id, model, choice({"tool_calls": [first]})))
+        for piece in split_text(arguments, 16) if arguments else []:
+            fragment = {"index": index, "function": {"arguments": piece}}
+            chunks.append(_chunk(completion_id, model, choice({"tool_calls": [fragment]})))
+    chunks.append(_chunk(completion_id, model, choice({}, finish)))
+    return chunks
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value) if isinstance(value, list | tuple) else []
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = [field(p, "text") for p in _list(content)]
+    return "".join(p for p in parts if isinstance(p, str))

@@ -1,0 +1,252 @@
+"""Chat Completions stream folding: `ChatCompletionChunk`s in, events and a
+`ChatCompletion` out.
+
+Linear in the input: fragments are appended per tool-call index and parsed once.
+It does not use the SDK's `ChatCompletionStreamState`, which costs ~60x a bare
+accumulation, glues repeated ids and names, and raises on truncation.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..._call import StandardToolCall
+from ..._streaming._events import (
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    ToolCallTruncated,
+    TurnEnded,
+)
+from ..._streaming._tracker import CallTracker
+from ...exceptions import StreamIncompleteError
+from .adapter import ADAPTER
+
+if TYPE_CHECKING:
+    from openai.types.chat import ChatCompletion
+
+__all__ = ["ChatStreamAccumulator"]
+
+_CUT = ("length", "content_filter")
+
+
+@dataclass(slots=True)
+class _ToolCall:
+    key: tuple[int, int]
+    id: str | None = None
+    name: str = ""
+    kind: str = "function"
+    custom_input: list[str] = field(default_factory=list[str])
+    ended: StandardToolCall | None = None
+
+
+@dataclass(slots=True)
+class _Choice:
+    content: list[str] = field(default_factory=list[str])
+    refusal: list[str] = field(default_factory=list[str])
+    reasoning: list[str] = field(default_factory=list[str])
+    finish_reason: str | None = None
+    logprobs: Any = None
+    calls: dict[int, _ToolCall] = field(default_factory=dict[int, _ToolCall])
+    open_call: int | None = None
+
+
+class ChatStreamAccumulator:
+    """Folds one streamed Chat Completions turn (choice 0 drives the events)."""
+
+    def __init__(self) -> None:
+        self._tracker = CallTracker()
+        self._choices: dict[int, _Choice] = {}
+        self._header: dict[str, Any] | None = None
+        self._usage: Any = None
+
+    def completed_calls(self) -> list[StandardToolCall]:
+        return list(self._tracker.completed)
+
+    def feed(self, item: object) -> list[StreamEvent]:
+        chunk: Any = item
+        if getattr(chunk, "object", "chat.completion.chunk") != "chat.completion.chunk":
+            return []  # e.g. Azure's leading content-filter chunk
+        if self._header is None:
+            self._header = {
+                "id": chunk.id,
+                "created": chunk.created,
+                "model": chunk.model,
+                "system_fingerprint": getattr(chunk, "system_fingerprint", None),
+                "service_tier": getattr(chunk, "service_tier", None),
+            }
+            self._tracker.response_id = chunk.id
+        if getattr(chunk, "usage", None) is not None:
+            self._usage = chunk.usage
+        events: list[StreamEvent] = []
+        for choice in chunk.choices or ():
+            self._feed_choice(choice, events)
+        return events
+
+    def _feed_choice(self, choice: Any, events: list[StreamEvent]) -> None:
+        state = self._choices.setdefault(choice.index, _Choice())
+        drives_events = choice.index == 0
+        delta = choice.delta
+        if delta is not None:
+            if delta.content:
+                state.content.append(delta.content)
+                if drives_events:
+                    events.append(TextDelta(delta.content))
+            if delta.refusal:
+                state.refusal.append(delta.refusal)
+            reasoning = getattr(delta, "reasoning_content", None) or getattr(
+                delta, "reasoning", None
+            )
+            if isinstance(reasoning, str) and reasoning:
+                state.reasoning.append(reasoning)
+                if drives_events:
+                    events.append(ReasoningDelta(reasoning))
+            for fragment in delta.tool_calls or ():
+                self._feed_tool_call(choice.index, state, fragment, events, drives_events)
+        if getattr(choice, "logprobs", None) is not None:
+            state.logprobs = choice.logprobs
+        if choice.finish_reason is not None:
+            state.finish_reason = choice.finish_reason
+            cut = choice.finish_reason in _CUT
+            for call in state.calls.values():
+                if call.key in self._tracker:
+                    ended = self._finish(call, cut)
+                    if drives_events:
+                        events.append(ended)
+            state.open_call = None
+            if drives_events:
+                events.append(
+                    TurnEnded(choice.finish_reason, ADAPTER.turn_status(self._status_view(state)))
+                )
+
+    def _feed_tool_call(
+        self,
+        choice_index: int,
+        state: _Choice,
+        fragment: Any,
+        events: list[StreamEvent],
+        emit: bool,
+    ) -> None:
+        index: int = fragment.index
+        call = state.calls.get(index)
+        function = fragment.function
+        if call is None:
+            if state.open_call is not None:  # a new call starts: the previous one is whole
+                ended = self._finish(state.calls[state.open_call], cut=False)
+                if emit:
+                    events.append(ended)
+            call = state.calls[index] = _ToolCall(key=(choice_index, index))
+            call.id = fragment.id or None
+            call.name = (function.name if function is not None else None) or ""
+            custom = _custom_part(fragment)
+            if custom is not None:
+                call.kind = "custom"
+                call.name = call.name or custom.get("name") or ""
+            started = self._tracker.start(
+                call.key,
+                provider_index=index,
+                call_id=call.id,
+                name=call.name,
+                kind="custom" if call.kind == "custom" else "function",
+            )
+            state.open_call = index
+            if emit:
+                events.append(started)
+        elif fragment.id and not call.id:
+            call.id = fragment.id  # some backends send the id late; never glue repeats
+        if function is not None and function.arguments:
+            delta = self._tracker.add(call.key, function.arguments)
+            if delta is not None and emit:
+                events.append(delta)
+        custom = _custom_part(fragment)
+        if custom is not None and isinstance(custom.get("input"), str):
+            call.custom_input.append(custom["input"])
+
+    def _finish(self, call: _ToolCall, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
+        if call.kind == "custom":
+            ended = self._tracker.finish(
+                call.key, truncated=cut, arguments="".join(call.custom_input)
+            )
+        else:
+            arguments = self._tracker.get(call.key).arguments
+            ended = self._tracker.finish(call.key, truncated=cut and not _complete_json(arguments))
+        call.ended = ended.call
+        return ended
+
+    def _status_view(self, state: _Choice) -> dict[str, Any]:
+        message: dict[str, Any] = {"role": "assistant", "content": None}
+        if state.refusal:
+            message["refusal"] = "".join(state.refusal)
+        if state.calls:
+            message["tool_calls"] = [{}]
+        return {"choices": [{"message": message, "finish_reason": state.finish_reason}]}
+
+    def final_response(self) -> ChatCompletion:
+        from openai.types.chat import ChatCompletion
+
+        if self._header is None:
+            raise StreamIncompleteError(
+                "The stream yielded no chunks, so there is no response. Check the request."
+            )
+        unfinished = [i for i, c in sorted(self._choices.items()) if c.finish_reason is None]
+        if unfinished or not self._choices:
+            raise StreamIncompleteError(
+                "The stream ended before the API sent a finish_reason, so the turn was cut off "
+                "(a dropped connection, a timeout, or the loop stopped reading). Its partial "
+                "content is not a response; send the request again."
+            )
+        choices = [self._choice_dict(i, c) for i, c in sorted(self._choices.items())]
+        data: dict[str, Any] = {**self._header, "object": "chat.completion", "choices": choices}
+        if self._usage is not None:
+            data["usage"] = (
+                self._usage.model_dump() if hasattr(self._usage, "model_dump") else self._usage
+            )
+        return ChatCompletion.model_validate(_without_none(data, keep={"content", "logprobs"}))
+
+    def _choice_dict(self, index: int, state: _Choice) -> dict[str, Any]:
+        tool_calls: list[dict[str, Any]] = []
+        for call in state.calls.values():
+            ended = call.ended
+            assert ended is not None, "every call ends when its choice finishes"
+            if call.kind == "custom":
+                custom = {"name": ended.name, "input": ended.input}
+                tool_calls.append({"id": ended.id, "type": "custom", "custom": custom})
+            else:
+                function = {"name": ended.name, "arguments": ended.input}
+                tool_calls.append({"id": ended.id, "type": "function", "function": function})
+        message: dict[str, Any] = {
+            "role": "assistant",
+            "content": "".join(state.content) if state.content else None,
+        }
+        if state.refusal:
+            message["refusal"] = "".join(state.refusal)
+        if tool_calls:
+            message["tool_calls"] = tool_calls
+        logprobs = state.logprobs
+        return {
+            "index": index,
+            "message": message,
+            "finish_reason": state.finish_reason,
+            "logprobs": logprobs.model_dump() if hasattr(logprobs, "model_dump") else logprobs,
+        }
+
+
+def _custom_part(fragment: Any) -> dict[str, Any] | None:
+    extra = getattr(fragment, "model_extra", None) or {}
+    custom = extra.get("custom")
+    return custom if isinstance(custom, dict) else None
+
+
+def _complete_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _without_none(data: dict[str, Any], keep: set[str]) -> dict[str, Any]:
+    return {k: v for k, v in data.items() if v is not None or k in keep}

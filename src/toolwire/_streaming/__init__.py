@@ -1,0 +1,1 @@
+"""Streaming: one accumulator for the four APIs, with live argument previews."""

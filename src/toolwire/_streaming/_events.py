@@ -1,0 +1,133 @@
+"""The events `ToolCallStream.feed()` returns, the same for every API.
+
+`index` is always the call's position among the tool calls of the turn (0, 1, ...),
+the same position `run_tool_calls` answers it at and synthesized ids are made from.
+`provider_index` is the API's own index: the tool call's `index` in a Chat
+Completions delta, the item's `output_index` in Responses, the content block's
+`index` in Anthropic, and the part's position in the candidate's content in Gemini.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from typing_extensions import TypeAliasType
+
+from .._adapters._base import TurnStatus
+from .._call import StandardToolCall
+
+if TYPE_CHECKING:
+    from ._preview import ArgumentsPreview, StringDelta
+
+__all__ = [
+    "ReasoningDelta",
+    "StreamEvent",
+    "TextDelta",
+    "ToolCallArgumentsDelta",
+    "ToolCallCompleted",
+    "ToolCallStarted",
+    "ToolCallTruncated",
+    "TurnEnded",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class TextDelta:
+    """Visible text the model appended to its answer."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ReasoningDelta:
+    """Reasoning the API streams in clear: Anthropic thinking, Responses reasoning
+    summaries and reasoning text, Gemini thought parts."""
+
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallStarted:
+    """The model began a tool call. Its arguments follow as `ToolCallArgumentsDelta`s."""
+
+    index: int
+    provider_index: int
+    call_id: str
+    name: str
+    synthesized_id: bool
+    """True when the API sent no id and `call_id` was made up by toolwire (Gemini)."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallArgumentsDelta:
+    """A fragment of a call's arguments (raw JSON text, split anywhere).
+
+    `string_delta` is the decoded text this fragment appended to the string value
+    being streamed, with its path (e.g. `("content",)` while a file's content
+    arrives): the cheap way to drive a live preview. `partial_arguments` parses
+    everything received so far; see its docstring for what it may lag by.
+    """
+
+    index: int
+    provider_index: int
+    call_id: str
+    name: str
+    fragment: str
+    string_delta: StringDelta | None
+    _preview: ArgumentsPreview = field(repr=False, compare=False)
+
+    @property
+    def partial_arguments(self) -> dict[str, Any]:
+        """The arguments parsed so far, as a dict, computed when read from the stream's
+        state at that moment (so reading it late shows later fragments too).
+
+        Incomplete trailing strings are included; a number or literal cut mid-token
+        shows as the parser reads it (`{"a": 1` gives `{"a": 1}` while 12345 may be
+        coming), so treat it as display-only. It may lag the raw text by at most the
+        bound documented on `ArgumentsPreview.partial`; the final arguments are exact.
+        Do not mutate the returned dict.
+        """
+        return self._preview.partial()
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallCompleted:
+    """A call whose arguments are complete: dispatch it now with
+    `group.run_tool_call(event.call, context)`, even before the stream ends."""
+
+    index: int
+    provider_index: int
+    call: StandardToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class ToolCallTruncated:
+    """A call a length limit cut off. It must not run as if valid: answer it with
+    `group.run_tool_call(event.call, context)`, which returns a "truncated" failure."""
+
+    index: int
+    provider_index: int
+    call: StandardToolCall
+
+
+@dataclass(frozen=True, slots=True)
+class TurnEnded:
+    """The API said why the turn ended: `stop_reason` is its own value
+    (`finish_reason`, `stop_reason`, the Responses status...), `status` the neutral one."""
+
+    stop_reason: str | None
+    status: TurnStatus
+
+
+StreamEvent = TypeAliasType(
+    "StreamEvent",
+    TextDelta
+    | ReasoningDelta
+    | ToolCallStarted
+    | ToolCallArgumentsDelta
+    | ToolCallCompleted
+    | ToolCallTruncated
+    | TurnEnded,
+)
+"""Any event `ToolCallStream.feed()` returns."""

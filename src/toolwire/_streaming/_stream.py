@@ -1,0 +1,79 @@
+"""`ToolCallStream`: feed it each item the SDK's stream yields; get events and, at
+the end, the API's own non-streaming response object."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, overload
+
+from typing_extensions import TypeVar
+
+from .._adapters import adapter
+from .._api import Api, check_api
+from .._call import StandardToolCall
+from ._events import StreamEvent
+
+if TYPE_CHECKING:
+    from anthropic.types import Message
+    from google.genai.types import GenerateContentResponse
+    from openai.types.chat import ChatCompletion
+    from openai.types.responses import Response
+
+__all__ = ["StreamAccumulator", "ToolCallStream"]
+
+R = TypeVar("R", default=Any)
+
+
+class StreamAccumulator(Protocol):
+    """One API's stream folding, implemented in its adapter package."""
+
+    def feed(self, item: object) -> list[StreamEvent]: ...
+    def final_response(self) -> Any: ...
+    def completed_calls(self) -> list[StandardToolCall]: ...
+
+
+class ToolCallStream(Generic[R]):
+    """Accumulates one streamed turn of `api`. The caller's loop owns the stream::
+
+        stream = ToolCallStream("chat.completions")
+        for chunk in client.chat.completions.create(..., stream=True):
+            for event in stream.feed(chunk):
+                ...  # TextDelta, ToolCallStarted, ToolCallArgumentsDelta, ToolCallCompleted...
+        response = stream.final_response()   # a ChatCompletion, as if not streamed
+
+    Feeding is synchronous and linear in the input, so it works in sync and async
+    loops alike. A call is reported complete only when toolwire would run it; a call
+    cut off by a length limit is reported as `ToolCallTruncated`.
+    """
+
+    @overload
+    def __init__(
+        self: ToolCallStream[ChatCompletion], api: Literal["chat.completions"]
+    ) -> None: ...
+    @overload
+    def __init__(self: ToolCallStream[Response], api: Literal["responses"]) -> None: ...
+    @overload
+    def __init__(self: ToolCallStream[Message], api: Literal["anthropic"]) -> None: ...
+    @overload
+    def __init__(self: ToolCallStream[GenerateContentResponse], api: Literal["gemini"]) -> None: ...
+    @overload
+    def __init__(self: ToolCallStream[Any], api: Api) -> None: ...
+    def __init__(self, api: Api) -> None:
+        self.api: Api = check_api(api)
+        self._accumulator: StreamAccumulator = adapter(self.api).stream_accumulator()
+
+    def feed(self, item: object) -> list[StreamEvent]:
+        """Fold one raw stream item (a chunk or event, exactly as the SDK yields it) and
+        return the events it produced, in order."""
+        return self._accumulator.feed(item)
+
+    def final_response(self) -> R:
+        """The API's own non-streaming response type, with the content the
+        non-streamed call would have had. Raises `StreamIncompleteError` if the
+        stream ended before the API said the turn was over."""
+        response: R = self._accumulator.final_response()
+        return response
+
+    @property
+    def completed_calls(self) -> list[StandardToolCall]:
+        """Calls reported complete or truncated so far, in order."""
+        return self._accumulator.completed_calls()

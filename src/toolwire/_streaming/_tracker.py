@@ -1,0 +1,112 @@
+"""Per-turn tool-call bookkeeping shared by every API's stream accumulator.
+
+Each accumulator knows its API's events; this knows what a call is: its ordinal
+index, its id (synthesized when the API sent none), its argument buffer with a
+live preview, and the events that start, grow and end it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .._adapters._base import synthesized_id
+from .._call import StandardToolCall
+from ._events import ToolCallArgumentsDelta, ToolCallCompleted, ToolCallStarted, ToolCallTruncated
+from ._preview import ArgumentsPreview
+
+__all__ = ["CallTracker", "OpenCall"]
+
+
+@dataclass(slots=True)
+class OpenCall:
+    """A call whose arguments are still arriving."""
+
+    index: int
+    provider_index: int
+    call_id: str
+    synthesized_id: bool
+    name: str
+    kind: Literal["function", "custom"]
+    preview: ArgumentsPreview = field(default_factory=ArgumentsPreview)
+
+    @property
+    def arguments(self) -> str:
+        """The raw argument text received so far."""
+        return self.preview.raw
+
+
+class CallTracker:
+    """The calls of one streamed turn, keyed by whatever the API identifies them with."""
+
+    def __init__(self) -> None:
+        self.response_id: str | None = None
+        """Set by the accumulator when the API sends it; used for synthesized ids."""
+        self._open: dict[Hashable, OpenCall] = {}
+        self._count = 0
+        self.completed: list[StandardToolCall] = []
+        """Every call reported complete or truncated so far, in order."""
+
+    def __contains__(self, key: Hashable) -> bool:
+        return key in self._open
+
+    def open_keys(self) -> list[Hashable]:
+        """Keys of the calls still open, oldest first."""
+        return list(self._open)
+
+    def get(self, key: Hashable) -> OpenCall:
+        return self._open[key]
+
+    def start(
+        self,
+        key: Hashable,
+        *,
+        provider_index: int,
+        call_id: str | None,
+        name: str,
+        kind: Literal["function", "custom"] = "function",
+    ) -> ToolCallStarted:
+        """Open a call; its id is synthesized (stably, from the response id and the
+        call's position) when the API sent none."""
+        index = self._count
+        self._count += 1
+        synthesized = not call_id
+        final_id = call_id or synthesized_id(self.response_id, index)
+        self._open[key] = OpenCall(index, provider_index, final_id, synthesized, name, kind)
+        return ToolCallStarted(index, provider_index, final_id, name, synthesized)
+
+    def add(self, key: Hashable, fragment: str) -> ToolCallArgumentsDelta | None:
+        """Append an argument fragment; None for an empty one."""
+        if not fragment:
+            return None
+        call = self._open[key]
+        string_delta = call.preview.feed(fragment)
+        return ToolCallArgumentsDelta(
+            call.index,
+            call.provider_index,
+            call.call_id,
+            call.name,
+            fragment,
+            string_delta,
+            call.preview,
+        )
+
+    def finish(
+        self,
+        key: Hashable,
+        *,
+        truncated: bool = False,
+        arguments: str | Mapping[str, Any] | None = None,
+    ) -> ToolCallCompleted | ToolCallTruncated:
+        """Close a call. `arguments` overrides the buffer (whole-call APIs, or the
+        API's own final copy); a truncated call is reported as such, never complete."""
+        call = self._open.pop(key)
+        raw: str | Mapping[str, Any] | None = call.arguments if arguments is None else arguments
+        std = StandardToolCall(
+            call.kind, call.call_id, call.name, raw, call.synthesized_id, truncated
+        )
+        self.completed.append(std)
+        if truncated:
+            return ToolCallTruncated(call.index, call.provider_index, std)
+        return ToolCallCompleted(call.index, call.provider_index, std)

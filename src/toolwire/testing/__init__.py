@@ -1,0 +1,29 @@
+"""Offline testing kit: fake API servers for the real SDK clients, and a history checker.
+
+Point a real client at a fake and run your own loop without network or keys::
+
+    from toolwire.testing import FakeOpenAI
+    client = FakeOpenAI().client()          # a real openai.OpenAI
+    response = client.chat.completions.create(model="any", messages=[...], tools=[...])
+
+The fakes call each offered tool once with minimal valid arguments, answer with
+text once results arrive, answer structured-output requests with a minimal valid
+value, and reject (HTTP 400, like the live APIs) a history the API would reject.
+`script=[FakeReply(...)]` gives exact replies; `invalid_arguments_first=True`
+shows a retry path. See each class for details.
+"""
+
+from __future__ import annotations
+
+from ._fake import FakeCall, FakeReply
+from ._instances import UnsupportedSchemaError
+from ._openai import FakeOpenAI
+from ._rules import HistoryProblem
+
+__all__ = [
+    "FakeCall",
+    "FakeOpenAI",
+    "FakeReply",
+    "HistoryProblem",
+    "UnsupportedSchemaError",
+]

@@ -1,0 +1,271 @@
+"""The API-neutral part of the offline fake servers: replies, scripts, the default
+policy, and the HTTP handler the real SDK clients talk to.
+
+Each API's adapter package has a codec (`fake.py`) that reads that API's request
+body into a `FakeRequest`, checks its history, and renders a `FakeReply` as that
+API's JSON or SSE response. Deterministic: the same requests get the same bytes.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol
+
+import httpx2
+
+from .._api import Api
+from ._instances import UnsupportedSchemaError, invalid_instance, minimal_instance
+from ._rules import HistoryProblem
+
+__all__ = [
+    "FakeCall",
+    "FakeCodec",
+    "FakeReply",
+    "FakeRequest",
+    "FakeServer",
+    "FakeTool",
+    "RejectedRequest",
+]
+
+
+@dataclass(frozen=True, slots=True)
+class FakeCall:
+    """A tool call the fake sends: `arguments` is a dict (sent as JSON) or raw text
+    (sent as is: invalid JSON, a custom tool's input...). `id` defaults to a
+    deterministic one ("call_1", "toolu_1"...; none for Gemini, like the live API)."""
+
+    name: str
+    arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FakeReply:
+    """One scripted model turn: text, tool calls, or both.
+
+    `stop="length"` makes it a truncated turn (chat `length`, Responses `incomplete`,
+    Anthropic `max_tokens`, Gemini `MAX_TOKENS`); give the last call cut-off
+    arguments to show a truncated call. `stop="refusal"` sends a refusal with `text`.
+    `thinking` adds reasoning where the API has it (Anthropic thinking block with a
+    signature, Responses reasoning item, Gemini thought signature on the first call).
+    """
+
+    text: str | None = None
+    calls: tuple[FakeCall, ...] = ()
+    stop: Literal["end", "length", "refusal"] = "end"
+    thinking: str | None = None
+
+    @classmethod
+    def tool_calls(cls, *calls: FakeCall | tuple[str, Mapping[str, Any] | str]) -> FakeReply:
+        """A turn calling tools: `FakeReply.tool_calls(("get_weather", {"city": "Paris"}))`."""
+        return cls(calls=tuple(c if isinstance(c, FakeCall) else FakeCall(*c) for c in calls))
+
+
+@dataclass(frozen=True, slots=True)
+class FakeTool:
+    """A tool offered in the request, as the fake sees it."""
+
+    name: str
+    kind: Literal["function", "custom"]
+    schema: Mapping[str, Any] | None
+    strict: bool
+
+
+@dataclass(slots=True)
+class FakeRequest:
+    """What the default policy needs to know about a request."""
+
+    tools: list[FakeTool]
+    tool_choice_none: bool = False
+    output_schema: Mapping[str, Any] | None = None
+    output_strict: bool = False
+    rounds: int = 0
+    """Assistant tool-call turns since the last user message that is not tool results."""
+    assistant_turns: int = 0
+    """Assistant turns in the whole history."""
+    results: list[str] = field(default_factory=list[str])
+    """Result texts of the latest round of tool calls, in order."""
+    stream: bool = False
+
+
+class RejectedRequest(Exception):
+    """Raised by a codec for a request the live API would reject with HTTP 400."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+class FakeCodec(Protocol):
+    """One API's wire format, as the fake server speaks it."""
+
+    api: Api
+
+    def handles(self, method: str, path: str) -> bool: ...
+    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest: ...
+    def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]: ...
+    def render(
+        self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
+    ) -> httpx2.Response: ...
+    def error(self, status: int, message: str) -> httpx2.Response: ...
+
+
+class FakeServer:
+    """The HTTP handler behind a fake client: checks the history, picks the reply,
+    and lets the codec render it. Keeps every request body in `requests`."""
+
+    def __init__(
+        self,
+        codecs: Sequence[FakeCodec],
+        *,
+        script: Iterable[FakeReply] | None,
+        invalid_arguments_first: bool,
+    ) -> None:
+        self._codecs = list(codecs)
+        self._script = None if script is None else list(script)
+        self._script_position = 0
+        self.invalid_arguments_first = invalid_arguments_first
+        self.requests: list[dict[str, Any]] = []
+        """Every request body received, in order (parsed JSON)."""
+        self.state: dict[str, Any] = {}
+        """Per-codec memory (stored responses, sent signatures...)."""
+        self._ids = itertools.count(1)
+
+    def next_id(self) -> int:
+        """A counter for deterministic ids, shared by every reply of this server."""
+        return next(self._ids)
+
+    def transport(self) -> httpx2.MockTransport:
+        """An httpx2 transport serving this fake, for sync and async clients alike."""
+        return httpx2.MockTransport(self.handle)
+
+    def handle(self, request: httpx2.Request) -> httpx2.Response:
+        codec = next((c for c in self._codecs if c.handles(request.method, request.url.path)), None)
+        if codec is None:
+            return httpx2.Response(
+                404,
+                json={"error": {"message": f"toolwire fake: no endpoint {request.url.path}"}},
+            )
+        try:
+            body: Any = json.loads(request.content or b"{}")
+        except ValueError:
+            return codec.error(400, "toolwire fake: the request body is not JSON.")
+        if not isinstance(body, dict):
+            return codec.error(400, "toolwire fake: the request body is not a JSON object.")
+        self.requests.append(body)
+        problems = codec.problems(body, self)
+        if problems:
+            listed = "\n".join(f"- {p.message}" for p in problems)
+            return codec.error(400, f"The history breaks the {codec.api} rules:\n{listed}")
+        try:
+            parsed = codec.read(body, self)
+            reply = self._reply(parsed)
+            return codec.render(reply, parsed, body, self)
+        except RejectedRequest as rejected:
+            return codec.error(400, rejected.message)
+        except UnsupportedSchemaError as unsupported:
+            return codec.error(400, f"toolwire fake: {unsupported}")
+
+    def _reply(self, request: FakeRequest) -> FakeReply:
+        if self._script is not None:
+            if self._script_position >= len(self._script):
+                raise RejectedRequest(
+                    f"toolwire fake: the script has no reply left for request "
+                    f"{len(self.requests)} ({len(self._script)} scripted). Add replies to "
+                    "`script=[...]`."
+                )
+            reply = self._script[self._script_position]
+            self._script_position += 1
+            return reply
+        return default_reply(request, invalid_first=self.invalid_arguments_first)
+
+
+def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
+    """What the fake answers when no script is given.
+
+    - Structured output requested: a minimal valid JSON value (with
+      `invalid_first`, an invalid one on the first assistant turn, unless the
+      format is strict: the live API would not let the model break it).
+    - Tools offered, none called yet since the last user message: call each
+      tool once, in order, with minimal valid arguments (with `invalid_first`,
+      invalid ones for non-strict tools, then valid ones in the next round).
+    - Otherwise: a short text quoting the latest tool results.
+    """
+    callable_tools = [] if request.tool_choice_none else request.tools
+    if request.output_schema is not None and not (callable_tools and request.rounds == 0):
+        value: Any = None
+        if invalid_first and not request.output_strict and request.assistant_turns == 0:
+            value = invalid_instance(request.output_schema)
+        if value is None:
+            value = minimal_instance(request.output_schema, where="the response format")
+        return FakeReply(text=json.dumps(value))
+    if callable_tools:
+        retry_round = invalid_first and request.rounds == 1
+        if request.rounds == 0:
+            return FakeReply(calls=tuple(_call(tool, invalid_first) for tool in callable_tools))
+        if retry_round:
+            sent_invalid = [t for t in callable_tools if _invalid_arguments(t) is not None]
+            if sent_invalid:
+                return FakeReply(calls=tuple(_call(tool, False) for tool in sent_invalid))
+    if request.results:
+        quoted = "; ".join(_short(r) for r in request.results)
+        return FakeReply(text=f"(offline fake) The tools answered: {quoted}")
+    return FakeReply(text="(offline fake) Hello! This answer comes from toolwire.testing.")
+
+
+def _call(tool: FakeTool, invalid: bool) -> FakeCall:
+    if tool.kind == "custom":
+        return FakeCall(tool.name, "example input")
+    if invalid:
+        wrong = _invalid_arguments(tool)
+        if wrong is not None:
+            return FakeCall(tool.name, wrong)
+    schema = tool.schema if tool.schema is not None else {"type": "object"}
+    return FakeCall(tool.name, minimal_instance(schema, where=f"tool {tool.name!r}"))
+
+
+def _invalid_arguments(tool: FakeTool) -> dict[str, Any] | None:
+    if tool.kind == "custom" or tool.strict or tool.schema is None:
+        return None
+    return invalid_instance(tool.schema)
+
+
+def _short(text: str, limit: int = 200) -> str:
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def arguments_text(call: FakeCall) -> str:
+    """The call's arguments as the wire carries them (JSON text for dicts)."""
+    if isinstance(call.arguments, str):
+        return call.arguments
+    return json.dumps(call.arguments)
+
+
+def arguments_dict(call: FakeCall) -> Any:
+    """The call's arguments as a JSON value (for APIs that send dicts); raw text that is
+    not JSON is sent as a string, which the live API would never do."""
+    if isinstance(call.arguments, str):
+        try:
+            return json.loads(call.arguments)
+        except ValueError:
+            return call.arguments
+    return dict(call.arguments)
+
+
+def sse(events: Iterable[tuple[str | None, Any]]) -> bytes:
+    """Server-sent events: `(event name or None, JSON data or raw string)` pairs."""
+    lines: list[str] = []
+    for name, data in events:
+        if name is not None:
+            lines.append(f"event: {name}")
+        lines.append(f"data: {data if isinstance(data, str) else json.dumps(data)}")
+        lines.append("")
+    return ("\n".join(lines) + "\n").encode()
+
+
+def split_text(text: str, size: int = 24) -> list[str]:
+    """`text` in pieces of `size` characters, for streaming."""
+    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
