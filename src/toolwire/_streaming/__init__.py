@@ -1,0 +1,2 @@
+"""Incremental views of tool calls that arrive in fragments (private building blocks of
+`ToolCallStream`): nothing here is public API."""
