@@ -72,6 +72,13 @@ _ANTHROPIC_BLOCK_TYPES = frozenset(
         "container_upload",
         "mcp_tool_use",
         "mcp_tool_result",
+        # beta-only blocks (client.beta.messages)
+        "advisor_tool_result",
+        "compaction",
+        "fallback",
+        "mcp_tool_listing",
+        "tool_addition",
+        "tool_removal",
     }
 )
 

@@ -6,6 +6,8 @@ Point a real client at a fake and run your own loop without network or keys::
     client = FakeOpenAI().client()          # a real openai.OpenAI
     response = client.chat.completions.create(model="any", messages=[...], tools=[...])
 
+`FakeAnthropic().client()` does the same for a real `anthropic.Anthropic`.
+
 The fakes call each offered tool once with minimal valid arguments, answer with
 text once results arrive, answer structured-output requests with a minimal valid
 value, and reject (HTTP 400, like the live APIs) a history the API would reject.
@@ -15,12 +17,14 @@ shows a retry path. See each class for details.
 
 from __future__ import annotations
 
+from ._anthropic import FakeAnthropic
 from ._fake import FakeCall, FakeReply
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
 
 __all__ = [
+    "FakeAnthropic",
     "FakeCall",
     "FakeOpenAI",
     "FakeReply",

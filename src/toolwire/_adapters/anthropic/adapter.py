@@ -1,0 +1,230 @@
+"""Anthropic Messages adapter: tool definitions, calls in, history out.
+
+Imports nothing from the SDK at run time: calls and messages are read by attribute
+(SDK models, GA or beta) or by key (their dict forms).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, cast
+
+from ..._call import StandardToolCall
+from ..._json import copy_json
+from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
+from .._base import TurnStatus, check_tool_name, field, synthesized_id
+from .replay import block_param
+from .results import tool_result_block
+
+if TYPE_CHECKING:
+    from anthropic.types import (
+        JSONOutputFormatParam,
+        MessageParam,
+        ToolParam,
+    )
+
+    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._result import ToolCallResult
+    from .stream import AnthropicStreamAccumulator
+
+__all__ = ["ADAPTER", "CUT_STOP_REASONS", "INVALID_JSON_KEY", "AnthropicAdapter", "status_of"]
+
+ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+ANTHROPIC_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
+
+CUT_STOP_REASONS = ("max_tokens", "model_context_window_exceeded")
+"""Stop reasons that cut the turn: the tool_use being written when it stopped is cut."""
+
+INVALID_JSON_KEY = "INVALID_JSON"
+"""Anthropic's convention for replaying tool input that was not valid JSON (possible
+with fine-grained tool streaming): `{"INVALID_JSON": "<the raw text>"}`. Read back,
+such an input is the raw text again, so it fails validation as invalid JSON."""
+
+_STATUS: dict[str | None, TurnStatus] = {
+    "tool_use": "tool_calls",
+    "end_turn": "done",
+    "stop_sequence": "done",
+    "max_tokens": "truncated",
+    "model_context_window_exceeded": "truncated",
+    "pause_turn": "paused",
+    "refusal": "refused",
+}
+
+
+class AnthropicAdapter:
+    """`api="anthropic"`: the Messages API (`client.messages.create`)."""
+
+    api: Literal["anthropic"] = "anthropic"
+
+    # -- definitions ---------------------------------------------------------------
+
+    def function_definition(self, spec: FunctionToolSpec) -> ToolParam:
+        check_tool_name(spec.name, self.api, ANTHROPIC_NAME, ANTHROPIC_NAME_RULE)
+        schema = _object_schema(spec)
+        tool: ToolParam = {"name": spec.name, "input_schema": schema}
+        if spec.description:
+            tool["description"] = spec.description
+        if spec.strict:
+            tool["strict"] = True
+        return tool
+
+    def custom_definition(self, spec: CustomToolSpec) -> Any:
+        raise UnsupportedToolError(
+            f"{spec.name!r} is a custom (free-text or grammar) tool, and the Anthropic Messages "
+            "API has no custom or grammar tools: a grammar cannot be enforced there. Make it "
+            "a function tool (BaseFunctionToolModel) with a string field, or offer it only on "
+            "the OpenAI APIs."
+        )
+
+    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
+        return definitions
+
+    def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
+        return {"type": "json_schema", "schema": _object_schema(spec)}
+
+    # -- calls in ------------------------------------------------------------------
+
+    def read_items(
+        self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        return _read_blocks(items, None, cut=False)
+
+    def read_response(
+        self, response: object, *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        blocks, message_id, stop_reason = _message_of(response)
+        return _read_blocks(blocks, message_id, cut=stop_reason in CUT_STOP_REASONS)
+
+    # -- history out ---------------------------------------------------------------
+
+    def assistant_messages(self, response: object) -> list[MessageParam]:
+        """One assistant message replaying every block in order; none for a turn with no
+        content (the API rejects an empty assistant message before the last one)."""
+        blocks, message_id, _ = _message_of(response)
+        content: list[Any] = []
+        ordinal = 0
+        for block in blocks:
+            if field(block, "type") == "tool_use":
+                content.append(block_param(block, synthesized_id(message_id, ordinal)))
+                ordinal += 1
+            else:
+                content.append(block_param(block))
+        if not content:
+            return []
+        return [{"role": "assistant", "content": content}]
+
+    def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[MessageParam]:
+        return [{"role": "user", "content": [tool_result_block(result) for result in results]}]
+
+    def turn_status(self, response: object) -> TurnStatus:
+        blocks, _, stop_reason = _message_of(response)
+        return status_of(stop_reason, any(field(b, "type") == "tool_use" for b in blocks))
+
+    def stream_accumulator(self) -> AnthropicStreamAccumulator:
+        from .stream import AnthropicStreamAccumulator
+
+        return AnthropicStreamAccumulator()
+
+
+def status_of(stop_reason: str | None, has_calls: bool) -> TurnStatus:
+    """The neutral status of a stop reason (a message without one: by its content)."""
+    status = _STATUS.get(stop_reason)
+    if status is None:
+        return "tool_calls" if has_calls else "done"
+    return status
+
+
+def _object_schema(spec: FunctionToolSpec) -> dict[str, Any]:
+    schema = copy_json(spec.parameters)
+    if schema.get("type") != "object":
+        raise SchemaError(
+            f"The input schema of {spec.name!r} has type {schema.get('type')!r} at its root, but "
+            "Anthropic takes only an object of named arguments there (input_schema.type must "
+            "be 'object'). Give a custom JSON schema with type 'object', or let toolwire "
+            "generate it from the model's fields."
+        )
+    return schema
+
+
+def _message_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
+    """(content blocks, message id, stop reason) of a Message, BetaMessage, ParsedMessage,
+    their dict forms, or an assistant `MessageParam`."""
+    if isinstance(response, Mapping):
+        data = cast("Mapping[str, Any]", response)
+        response = data
+        role, content = data.get("role", "assistant"), data.get("content")
+        message_id, stop_reason = data.get("id"), data.get("stop_reason")
+    else:
+        role = getattr(response, "role", None)
+        content = getattr(response, "content", None)
+        message_id = getattr(response, "id", None)
+        stop_reason = getattr(response, "stop_reason", None)
+    if role != "assistant":
+        raise ToolwireError(
+            f"Expected an Anthropic Message (or an assistant message param), got "
+            f"{_described(response, role)}. Pass the Message that client.messages.create "
+            "returned, or its content blocks."
+        )
+    if isinstance(content, str):
+        content = [{"type": "text", "text": content}] if content else []
+    elif content is None:
+        content = []
+    return cast("Sequence[object]", content), message_id, stop_reason
+
+
+def _described(response: object, role: object) -> str:
+    if role is None:
+        return f"a {type(response).__name__} without a role"
+    return f"a {role!r} message"
+
+
+def _read_blocks(
+    blocks: Sequence[object], message_id: str | None, *, cut: bool
+) -> list[StandardToolCall]:
+    """The tool_use blocks among `blocks`, in order. In a cut turn, a tool_use that is
+    the last block was being written when the limit hit: it is marked truncated."""
+    calls: list[StandardToolCall] = []
+    block: Any
+    raw: Any
+    for block in blocks:
+        # Inline fast path for the common case: an SDK ToolUseBlock with an id.
+        if getattr(block, "type", None) == "tool_use":
+            call_id, name, raw = block.id, block.name, block.input
+        elif isinstance(block, Mapping):
+            data = cast("Mapping[str, Any]", block)
+            if data.get("type") != "tool_use":
+                continue
+            call_id, name, raw = data.get("id"), data.get("name"), data.get("input")
+        elif isinstance(block, StandardToolCall):
+            calls.append(block)
+            continue
+        else:
+            continue
+        if type(raw) is dict:
+            raw = _unwrapped(cast("dict[str, Any]", raw))
+        if call_id:
+            calls.append(StandardToolCall("function", call_id, name or "", raw))
+        else:
+            ordinal = len(calls)
+            calls.append(
+                StandardToolCall(
+                    "function", synthesized_id(message_id, ordinal), name or "", raw, True
+                )
+            )
+    if cut and calls and blocks and field(blocks[-1], "type") == "tool_use":
+        last = calls[-1]
+        last.truncated = True
+    return calls
+
+
+def _unwrapped(raw: dict[str, Any]) -> Any:
+    """`{"INVALID_JSON": text}` read back as the raw text (see `INVALID_JSON_KEY`)."""
+    if len(raw) == 1:
+        text = raw.get(INVALID_JSON_KEY)
+        if isinstance(text, str):
+            return text
+    return raw
+
+
+ADAPTER = AnthropicAdapter()

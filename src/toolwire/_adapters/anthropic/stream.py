@@ -1,0 +1,280 @@
+"""Anthropic stream folding: raw `RawMessageStreamEvent`s in, events and a `Message` out.
+
+A linear fold over the SDK's public event types (GA and beta alike): text,
+thinking and tool input are collected as lists of pieces and joined once, and tool
+input is parsed once when its call completes. It does not use the SDK's private
+`accumulate_event`, which re-parses the whole tool input on every delta (quadratic)
+and hides a cut input behind a plausible partial dict.
+
+When a tool call is complete: a `tool_use` block is final once a later block starts,
+or when `message_delta` ends the turn with a stop reason that did not cut it. The
+`tool_use` still open when `max_tokens` / `model_context_window_exceeded` ends the
+turn was cut: it is reported as `ToolCallTruncated` and never runs.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any
+
+from pydantic_core import from_json
+
+from ..._streaming._events import (
+    ReasoningDelta,
+    StreamEvent,
+    TextDelta,
+    ToolCallCompleted,
+    ToolCallTruncated,
+    TurnEnded,
+)
+from ..._streaming._tracker import CallTracker
+from ...exceptions import StreamIncompleteError, ToolwireError
+from .adapter import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
+
+if TYPE_CHECKING:
+    from anthropic.types import Message
+
+    from ..._call import StandardToolCall
+
+__all__ = ["AnthropicStreamAccumulator"]
+
+_USAGE_FIELDS = (
+    "input_tokens",
+    "cache_creation_input_tokens",
+    "cache_read_input_tokens",
+    "server_tool_use",
+    "output_tokens_details",
+)
+"""Optional `message_delta` usage fields: running totals that replace the start value
+when sent (never added), and leave it alone when absent."""
+
+_EVENT_FIELDS = ("context_management", "input_transformations")
+"""Beta `message_delta` fields copied onto the message when sent."""
+
+
+class _Block:
+    """One content block being streamed: the start block and the pieces added to it."""
+
+    __slots__ = ("citations", "extra", "json", "kind", "start", "text")
+
+    def __init__(self, start: Any) -> None:
+        self.start = start
+        self.kind: str = start.type
+        self.text: list[str] = []
+        """text_delta / thinking_delta pieces."""
+        self.json: list[str] = []
+        """input_json_delta pieces of a block that is not a tracked tool call."""
+        self.citations: list[Any] = []
+        self.extra: dict[str, Any] = {}
+        """Fields replaced whole by a delta (signature, compaction content)."""
+
+
+class AnthropicStreamAccumulator:
+    """Folds one streamed Messages turn (`client.messages.create(..., stream=True)`).
+
+    Each `tool_use` block is a call; its `provider_index` is the content block's
+    `index`. Text deltas become `TextDelta`, thinking deltas `ReasoningDelta`.
+    """
+
+    def __init__(self) -> None:
+        self._tracker = CallTracker()
+        self._start: Any = None
+        self._blocks: list[_Block] = []
+        self._open_call: int | None = None
+        """Index of the tool_use block not yet reported complete (at most one)."""
+        self._inputs: dict[int, Any] = {}
+        """Final input of each tool_use block, by index."""
+        self._delta: Any = None
+        self._usage: dict[str, Any] = {}
+        self._event_fields: dict[str, Any] = {}
+
+    def completed_calls(self) -> list[StandardToolCall]:
+        return list(self._tracker.completed)
+
+    def feed(self, item: object) -> list[StreamEvent]:
+        event: Any = item
+        kind = event.type
+        if kind == "content_block_delta":
+            return self._on_delta(event)
+        if kind == "content_block_start":
+            return self._on_block_start(event)
+        if kind == "message_start":
+            if self._start is not None:
+                raise ToolwireError(
+                    "A second message_start arrived: feed one ToolCallStream per streamed "
+                    "turn, and start a new one for the next request."
+                )
+            self._start = event.message
+            self._tracker.response_id = event.message.id
+            return []
+        if kind == "message_delta":
+            return self._on_message_delta(event)
+        return []  # content_block_stop (the end is decided above), message_stop, ping
+
+    def _on_block_start(self, event: Any) -> list[StreamEvent]:
+        self._require_start(event)
+        index: int = event.index
+        if index != len(self._blocks):
+            raise ToolwireError(
+                f"content_block_start for index {index} arrived after {len(self._blocks)} "
+                "blocks; feed every event of the stream, in order."
+            )
+        events: list[StreamEvent] = []
+        if self._open_call is not None:  # a later block starts: the open call is whole
+            events.append(self._finish_call(self._open_call, cut=False))
+        block = event.content_block
+        self._blocks.append(_Block(block))
+        if block.type == "tool_use":
+            self._open_call = index
+            events.append(
+                self._tracker.start(
+                    index, provider_index=index, call_id=block.id or None, name=block.name
+                )
+            )
+        return events
+
+    def _on_delta(self, event: Any) -> list[StreamEvent]:
+        index: int = event.index
+        if index >= len(self._blocks):
+            raise ToolwireError(
+                f"content_block_delta for index {index} arrived before its "
+                "content_block_start; feed every event of the stream, in order."
+            )
+        block = self._blocks[index]
+        delta = event.delta
+        kind = delta.type
+        if kind == "input_json_delta":
+            if index == self._open_call:
+                added = self._tracker.add(index, delta.partial_json)
+                return [] if added is None else [added]
+            if delta.partial_json:
+                block.json.append(delta.partial_json)
+        elif kind == "text_delta":
+            block.text.append(delta.text)
+            return [TextDelta(delta.text)] if delta.text else []
+        elif kind == "thinking_delta":
+            block.text.append(delta.thinking)
+            return [ReasoningDelta(delta.thinking)] if delta.thinking else []
+        elif kind == "signature_delta":
+            block.extra["signature"] = delta.signature
+        elif kind == "citations_delta":
+            block.citations.append(delta.citation)
+        elif kind == "compaction_delta":
+            block.extra["content"] = delta.content
+            block.extra["encrypted_content"] = delta.encrypted_content
+        return []
+
+    def _on_message_delta(self, event: Any) -> list[StreamEvent]:
+        self._require_start(event)
+        self._delta = event.delta
+        stop_reason: str | None = event.delta.stop_reason
+        usage = event.usage
+        if usage is not None:
+            self._usage["output_tokens"] = usage.output_tokens
+            for name in _USAGE_FIELDS:
+                value = getattr(usage, name, None)
+                if value is not None:
+                    self._usage[name] = value
+        for name in _EVENT_FIELDS:
+            value = getattr(event, name, None)
+            if value is not None:
+                self._event_fields[name] = value
+        events: list[StreamEvent] = []
+        if self._open_call is not None:
+            events.append(self._finish_call(self._open_call, cut=stop_reason in CUT_STOP_REASONS))
+        has_calls = any(b.kind == "tool_use" for b in self._blocks)
+        events.append(TurnEnded(stop_reason, status_of(stop_reason, has_calls)))
+        return events
+
+    def _finish_call(self, index: int, *, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
+        self._open_call = None
+        raw = self._tracker.get(index).arguments
+        if cut:
+            self._inputs[index] = _partial_input(raw)
+            return self._tracker.finish(index, truncated=True)
+        parsed = _parse_input(raw)
+        if parsed is None:  # not JSON: keep the text, so it fails as invalid JSON
+            self._inputs[index] = {INVALID_JSON_KEY: raw}
+            return self._tracker.finish(index, arguments=raw)
+        self._inputs[index] = parsed
+        return self._tracker.finish(index, arguments=parsed)
+
+    def _require_start(self, event: Any) -> None:
+        if self._start is None:
+            raise ToolwireError(
+                f"{event.type} arrived before message_start; feed every event of the stream "
+                "from its first one."
+            )
+
+    def final_response(self) -> Message:
+        start = self._start
+        if start is None:
+            raise StreamIncompleteError(
+                "The stream yielded no message_start, so there is no message. Feed every "
+                "event of the stream, or check the request."
+            )
+        delta = self._delta
+        if delta is None:
+            raise StreamIncompleteError(
+                "The stream ended before message_delta said why the turn ended, so the turn "
+                "was cut off (a dropped connection, a timeout, or the loop stopped reading). "
+                "Its partial content is not a message; send the request again."
+            )
+        content = [self._final_block(i, b) for i, b in enumerate(self._blocks)]
+        update: dict[str, Any] = {
+            "content": content,
+            "stop_reason": delta.stop_reason,
+            "stop_sequence": delta.stop_sequence,
+            "stop_details": getattr(delta, "stop_details", None),
+            "usage": start.usage.model_copy(update=self._usage),
+            **self._event_fields,
+        }
+        container = getattr(delta, "container", None)
+        if container is not None:
+            update["container"] = container
+        message: Message = start.model_copy(update=update)
+        return message
+
+    def _final_block(self, index: int, block: _Block) -> Any:
+        start = block.start
+        kind = block.kind
+        update: dict[str, Any] = dict(block.extra)
+        if kind == "tool_use":
+            update["input"] = self._inputs.get(index, {})
+        elif kind == "text":
+            update["text"] = start.text + "".join(block.text)
+            if block.citations:
+                update["citations"] = [*(start.citations or ()), *block.citations]
+        elif kind == "thinking":
+            update["thinking"] = start.thinking + "".join(block.text)
+        elif block.json:
+            raw = "".join(block.json)
+            parsed = _parse_input(raw)
+            update["input"] = _partial_input(raw) if parsed is None else parsed
+        if not update:
+            return start
+        return start.model_copy(update=update)
+
+
+def _parse_input(raw: str) -> dict[str, Any] | None:
+    """The complete input as a dict (`{}` for no text), or None when it is not a JSON
+    object."""
+    if not raw:
+        return {}
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None  # pyright: ignore[reportUnknownVariableType]
+
+
+def _partial_input(raw: str) -> dict[str, Any]:
+    """What a cut input parses to, the way the non-streamed API and the SDK's own
+    accumulator show it: complete members only, `{}` when nothing is usable."""
+    if not raw:
+        return {}
+    try:
+        value = from_json(raw, allow_partial=True)
+    except ValueError:
+        return {}
+    return value if isinstance(value, dict) else {}  # pyright: ignore[reportUnknownVariableType]

@@ -1,0 +1,82 @@
+"""`FakeAnthropic`: an offline Anthropic API for the real `Anthropic` / `AsyncAnthropic`
+clients."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import httpx2
+
+from .._adapters.anthropic.fake import AnthropicCodec
+from ._fake import FakeReply, FakeServer
+
+if TYPE_CHECKING:
+    from anthropic import Anthropic, AsyncAnthropic
+
+__all__ = ["FakeAnthropic"]
+
+BASE_URL = "https://fake.anthropic.invalid"
+
+
+class FakeAnthropic:
+    """An offline stand-in for the Anthropic Messages API, serving `client.messages.create`
+    (and `client.beta.messages.create`) through the real SDK clients, whose HTTP goes to
+    an in-process transport. JSON or, with `stream=True`, the live API's event stream.
+
+    By default it behaves like a cooperative model: offered tools, it calls each one
+    once with minimal valid arguments derived from its `input_schema`; once results
+    arrive, it answers with text; asked for structured output
+    (`output_config={"format": ...}`), it answers with a minimal valid JSON value. When
+    the request enables thinking, each turn starts with a signed thinking block.
+    `invalid_arguments_first=True` sends invalid arguments (and invalid structured
+    output) first, to exercise a retry path. `script=[FakeReply(...), ...]` gives the
+    exact replies instead, in order (`FakeReply.thinking` adds a thinking block,
+    `stop="length"` a `max_tokens` stop, `stop="refusal"` a refusal).
+
+    Like the live API, it answers HTTP 400 in Anthropic's error shape when the history
+    breaks the rules: a `tool_use` without a `tool_result` in the next user message,
+    results not first in it, an unknown `tool_use_id`, results split across messages,
+    a thinking block replayed with a changed signature, or (thinking on) a tool-calling
+    turn replayed without its thinking block. `requests` holds every request body.
+    """
+
+    def __init__(
+        self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
+    ) -> None:
+        self.server = FakeServer(
+            [AnthropicCodec()], script=script, invalid_arguments_first=invalid_arguments_first
+        )
+
+    @property
+    def requests(self) -> list[dict[str, Any]]:
+        """Every request body received, in order."""
+        return self.server.requests
+
+    def transport(self) -> httpx2.MockTransport:
+        """The transport, to build your own `httpx2.Client` / `AsyncClient`."""
+        return self.server.transport()
+
+    def client(self, **options: Any) -> Anthropic:
+        """A real `anthropic.Anthropic` client wired to this fake."""
+        from anthropic import Anthropic
+
+        return Anthropic(
+            api_key="offline-fake",
+            base_url=BASE_URL,
+            http_client=httpx2.Client(transport=self.transport()),
+            max_retries=0,
+            **options,
+        )
+
+    def async_client(self, **options: Any) -> AsyncAnthropic:
+        """A real `anthropic.AsyncAnthropic` client wired to this fake."""
+        from anthropic import AsyncAnthropic
+
+        return AsyncAnthropic(
+            api_key="offline-fake",
+            base_url=BASE_URL,
+            http_client=httpx2.AsyncClient(transport=self.transport()),
+            max_retries=0,
+            **options,
+        )
