@@ -225,10 +225,11 @@ class AnthropicStreamAccumulator:
             "content": content,
             "stop_reason": delta.stop_reason,
             "stop_sequence": delta.stop_sequence,
-            "stop_details": getattr(delta, "stop_details", None),
             "usage": start.usage.model_copy(update=self._usage),
             **self._event_fields,
         }
+        if "stop_details" in getattr(delta, "model_fields_set", ()):
+            update["stop_details"] = delta.stop_details
         container = getattr(delta, "container", None)
         if container is not None:
             update["container"] = container
