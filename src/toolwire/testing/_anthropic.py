@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from .._adapters.anthropic.fake import AnthropicCodec
 from ._fake import FakeReply, FakeServer
 
 if TYPE_CHECKING:
@@ -44,6 +43,8 @@ class FakeAnthropic:
     def __init__(
         self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
     ) -> None:
+        from .._adapters.anthropic.fake import AnthropicCodec  # imports this package
+
         self.server = FakeServer(
             [AnthropicCodec()], script=script, invalid_arguments_first=invalid_arguments_first
         )
