@@ -191,10 +191,9 @@ class UnsupportedSchemaError(ToolwireError, ValueError):
         self.keyword = keyword
         self.detail = detail
         super().__init__(
-            f"Cannot build a value for {where or 'this schema'}: {detail} "
-            f"(at {path}, keyword {keyword!r}). The offline fake derives values from a "
-            "subset of JSON Schema only; script this reply instead, giving the fake the "
-            "exact tool calls or JSON it should send."
+            f"Cannot build a value for {where or 'this schema'} at {path} (keyword "
+            f"{keyword!r}): {detail}. Script this reply instead, giving the offline fake "
+            "the exact tool calls or JSON it should send."
         )
 
     def __reduce__(self) -> tuple[Any, ...]:
