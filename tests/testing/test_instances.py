@@ -386,6 +386,21 @@ def test_outside_the_subset(schema: Any, path: str, keyword: str) -> None:
     )
 
 
+def test_deep_nesting_is_refused_not_a_crash() -> None:
+    """A schema nested hundreds of levels deep raises UnsupportedSchemaError, not RecursionError."""
+    schema: dict[str, Any] = {"type": "string"}
+    for _ in range(400):
+        schema = {"type": "object", "properties": {"x": schema}, "required": ["x"]}
+    with pytest.raises(UnsupportedSchemaError) as caught:
+        minimal_instance(schema)
+    assert caught.value.keyword == "depth"
+    chain: dict[str, Any] = {f"D{i}": {"$ref": f"#/$defs/D{i + 1}"} for i in range(400)}
+    chain["D400"] = {"type": "integer"}
+    with pytest.raises(UnsupportedSchemaError):
+        minimal_instance({"$defs": chain, "$ref": "#/$defs/D0"})
+    assert invalid_instance(schema) == {"x": "many"}
+
+
 def test_unsupported_error_message() -> None:
     """The message names the tool, the place and the keyword, and says to script the reply."""
     schema = {

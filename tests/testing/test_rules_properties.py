@@ -124,3 +124,53 @@ def test_well_formed_histories_pass_and_a_dropped_result_is_named(
             assert named == [True], problems
         else:
             assert any(named), problems
+
+
+JUNK = st.recursive(
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(),
+        st.text(max_size=5),
+        st.sampled_from(
+            ["model", "user", "assistant", "tool", "tool_use", "tool_result"]
+            + ["function_call", "function_call_output", "custom_tool_call_output", "c2ln"]
+        ),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "role",
+                    "content",
+                    "parts",
+                    "tool_calls",
+                    "type",
+                    "id",
+                    "call_id",
+                    "tool_use_id",
+                    "functionCall",
+                    "functionResponse",
+                    "name",
+                    "thoughtSignature",
+                    "function",
+                    "args",
+                ]
+            ),
+            inner,
+            max_size=5,
+        ),
+    ),
+    max_leaves=20,
+)
+
+
+@given(st.lists(JUNK, max_size=6))
+def test_malformed_bodies_never_crash(history: list[Any]) -> None:
+    """Request bodies of any shape give problems or none, never an exception."""
+    for _, _, check in APIS:
+        problems = check(history)
+        assert all(isinstance(p.index, int) and p.message for p in problems)
+    signatures = {"x:{}": b"sig", "y:{}": "not base64!"}
+    gemini_history_problems(history, signatures=signatures)

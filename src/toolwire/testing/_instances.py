@@ -32,8 +32,8 @@ readable in printed output:
 
 Anything else (`pattern`, `not`, `if`/`then`/`else`, `patternProperties`,
 `dependentRequired`, remote references, formats outside the list, two
-`allOf` branches that cannot be merged, a recursion with no way out, a
-schema no value satisfies) raises `UnsupportedSchemaError` naming what the
+`allOf` branches that cannot be merged, a recursion with no way out,
+values nested more than 64 levels deep, a schema no value satisfies) raises `UnsupportedSchemaError` naming what the
 schema belongs to, the JSON pointer and the keyword, and telling the user to
 script that reply. Keywords are checked only where a value is built, so an
 unsupported keyword on an optional property that is left out does no harm.

@@ -118,7 +118,8 @@ SUPPORTED_FORMATS: frozenset[str] = (
 )
 """String formats `minimal_instance` can produce a well-formed value for."""
 
-_MAX_DEPTH = 200
+_MAX_DEPTH = 64
+"""Deepest nesting built; far beyond real tool schemas, well within Python's stack."""
 _SUBSCHEMA_MERGE = frozenset({"items", "additionalProperties", "propertyNames", "contentSchema"})
 _LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties"})
 _UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties"})
@@ -198,6 +199,8 @@ class Builder:
             ref = node["$ref"]
             if not isinstance(ref, str):
                 raise self.error(path, "$ref", f"$ref must be a string, found {ref!r}")
+            if len(refs) > _MAX_DEPTH:
+                raise self.error(path, "depth", f"more than {_MAX_DEPTH} nested $refs")
             if ref in refs:
                 raise self.error(
                     path,
@@ -325,7 +328,7 @@ class Builder:
     ) -> Any:
         """The `variant`-th minimal value (variants differ, for `uniqueItems`)."""
         if depth > _MAX_DEPTH:
-            raise self.error(path, "$ref", f"the schema nests deeper than {_MAX_DEPTH} levels")
+            raise self.error(path, "depth", f"values nest deeper than {_MAX_DEPTH} levels")
         node, path, refs = self.flatten(schema, path, refs)
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
