@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import pytest
@@ -57,7 +58,7 @@ class Work(BaseFunctionToolModel[Probe, int]):
 group = ToolGroup.from_list([Work])
 
 
-def calls(*specs: dict[str, object]) -> list[StandardToolCall]:
+def calls(*specs: Mapping[str, object]) -> list[StandardToolCall]:
     import json
 
     return [
