@@ -11,9 +11,9 @@ import pytest
 from anthropic.types import Message, MessageParam, ThinkingConfigParam
 from inline_snapshot import snapshot
 
-from toolwire._streaming._stream import ToolCallStream
 from toolwire.core import (
     BaseFunctionToolModel,
+    ToolCallStream,
     ToolGroup,
     assistant_messages,
     tool_result_messages,

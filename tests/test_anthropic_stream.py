@@ -14,21 +14,19 @@ from anthropic.types.beta import BetaMessage, BetaRawMessageStreamEvent
 from inline_snapshot import snapshot
 
 from toolwire._adapters import read_calls
-from toolwire._streaming._events import (
+from toolwire.core import (
+    BaseFunctionToolModel,
     ReasoningDelta,
+    StandardToolCall,
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallStarted,
+    ToolCallStream,
     ToolCallTruncated,
-    TurnEnded,
-)
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import (
-    BaseFunctionToolModel,
-    StandardToolCall,
     ToolGroup,
+    TurnEnded,
     assistant_messages,
     turn_status,
 )

@@ -21,16 +21,17 @@ from tests.conformance.recorded import Answers, is_error, recorded_group, record
 from tests.shared_data import all_cases, require_shared, round_trip_cases
 from tests.test_anthropic_param_keys import undefined_keys
 from toolwire._adapters import read_calls
-from toolwire._streaming._events import (
+from toolwire.core import (
     StreamEvent,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallStarted,
+    ToolCallStream,
     ToolCallTruncated,
     TurnEnded,
+    assistant_messages,
+    tool_result_messages,
 )
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import assistant_messages, tool_result_messages
 
 pytestmark = pytest.mark.filterwarnings(
     "ignore:The model .* is deprecated:DeprecationWarning"  # the recordings use older models

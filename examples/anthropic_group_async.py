@@ -1,0 +1,105 @@
+"""An async tool group on Anthropic Messages: handlers run concurrently, results come back
+in call order, and thinking blocks are kept in the replayed turns."""
+
+import asyncio
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+from anthropic import AsyncAnthropic
+from anthropic.types import MessageParam
+
+from toolwire.aio import (
+    BaseFunctionToolModel,
+    ErrorForLLMToSee,
+    HandlerResult,
+    ToolGroup,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeAnthropic
+
+client = AsyncAnthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().async_client()
+
+
+@dataclass
+class Services:
+    """What the loop hands every handler (context in): stand-ins for real clients."""
+
+    prices: dict[str, float] = field(default_factory=lambda: {"AAPL": 231.5, "MSFT": 508.2})
+
+    def temperature(self, city: str) -> int:
+        return 12 + sum(map(ord, city)) % 20
+
+
+class GetWeather(BaseFunctionToolModel[Services, int]):
+    """Get the current temperature in a city."""
+
+    model_tool_custom_name = "get_weather"
+
+    city: str
+    """The city, e.g. Austin."""
+    unit: Literal["celsius", "fahrenheit"] = "celsius"
+
+    async def model_tool_handler(self, context: Services) -> tuple[str, int]:
+        celsius = context.temperature(self.city)
+        shown = celsius if self.unit == "celsius" else round(celsius * 9 / 5 + 32)
+        return f"{shown} degrees {self.unit} in {self.city}.", 1  # 1 API credit used
+
+
+class GetStockPrice(BaseFunctionToolModel[Services, int]):
+    """Get the latest price of a stock."""
+
+    model_tool_custom_name = "get_stock_price"
+
+    ticker: str
+
+    async def model_tool_handler(self, context: Services) -> HandlerResult[int]:
+        price = context.prices.get(self.ticker.upper())
+        if price is None:
+            known = ", ".join(context.prices)
+            raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+
+
+tools = ToolGroup.from_list([GetWeather, GetStockPrice])
+
+
+async def main() -> None:
+    services = Services()
+    credits_used = 0
+    history: list[MessageParam] = [
+        {"role": "user", "content": "What's the weather in Austin, and Apple's stock price?"}
+    ]
+    while True:
+        message = await client.messages.create(
+            model="claude-sonnet-4-6",
+            max_tokens=4096,
+            # With thinking on, each turn starts with a signed thinking block; replaying
+            # the turn with assistant_messages() keeps it, as the API requires.
+            thinking={"type": "enabled", "budget_tokens": 2048},
+            messages=history,
+            tools=tools.tool_definitions("anthropic"),
+        )
+        history.extend(assistant_messages(message, "anthropic"))
+        if turn_status(message, "anthropic") == "paused":
+            continue  # send the paused turn back unchanged to let the model go on
+        results = await tools.run_tool_calls(message, services, max_concurrency=4, timeout=10)
+        if not results:
+            answer = "".join(block.text for block in message.content if block.type == "text")
+            print(f"Answer: {answer}")
+            break
+        for result in results:
+            if result.fail_reason is None:
+                credits_used += result.context  # typed: int, from the handler
+                print(f"{result.name} -> {result.result_content}")
+            else:
+                print(f"{result.name} failed ({result.fail_reason}): {result.result_content}")
+        # One user message holding every tool_result, in call order.
+        history.extend(tool_result_messages(results, "anthropic"))
+    print(f"Credits used: {credits_used}")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

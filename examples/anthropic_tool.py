@@ -1,0 +1,60 @@
+"""One tool, Anthropic Messages: the model calls it, we answer, it replies; every way a
+turn can end is handled."""
+
+import os
+
+from anthropic import Anthropic
+from anthropic.types import Message, MessageParam
+
+from toolwire.core import (
+    BaseFunctionToolModel,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeAnthropic
+
+client = Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().client()
+
+
+class say_hello(BaseFunctionToolModel[None, None]):
+    """Say hello to a person."""
+
+    name: str
+    """Who to greet."""
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Message delivered to {self.name}.", None
+
+
+def text_of(message: Message) -> str:
+    return "".join(block.text for block in message.content if block.type == "text")
+
+
+def main() -> None:
+    history: list[MessageParam] = [{"role": "user", "content": "Please say hello to Kate for me."}]
+    while True:
+        message = client.messages.create(
+            model="claude-sonnet-4-6",
+            max_tokens=1024,
+            messages=history,
+            tools=[say_hello.model_tool_definition("anthropic")],
+        )
+        history.extend(assistant_messages(message, "anthropic"))
+        status = turn_status(message, "anthropic")
+        if status == "paused":
+            continue  # a long server-tool turn paused: send it back unchanged to resume it
+        calls = [block for block in message.content if block.type == "tool_use"]
+        if not calls:  # "done", "refused", or "truncated" in the middle of its text
+            print(f"[{status}] {text_of(message)}")
+            break
+        # On "truncated", the call cut off by max_tokens gets a "truncated" failure that
+        # asks the model to retry; the complete ones run normally.
+        results = [say_hello.model_tool_run_tool_call(call, None) for call in calls]
+        for result in results:
+            print(f"{result.name}({result.call_id}) -> {result.result_content}")
+        history.extend(tool_result_messages(results, "anthropic"))
+
+
+if __name__ == "__main__":
+    main()
