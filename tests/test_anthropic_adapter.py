@@ -11,6 +11,7 @@ import pytest
 import typing_extensions
 from anthropic.types import (
     ContentBlockParam,
+    JSONOutputFormatParam,
     Message,
     MessageParam,
     ParsedMessage,
@@ -23,6 +24,7 @@ from inline_snapshot import snapshot
 
 from tests.test_anthropic_param_keys import undefined_keys
 from toolwire._adapters.anthropic.replay import PARAM_KEYS
+from toolwire._tool import _function_spec
 from toolwire.core import (
     BaseCustomToolModel,
     BaseFunctionToolModel,
@@ -92,33 +94,34 @@ REDACTED = {"type": "redacted_thinking", "data": "RW5jcnlwdGVk\nZGF0YQ=="}
 
 
 def test_definitions_are_tool_params() -> None:
-    """ToolParam dicts: `strict` only on strict tools, fresh objects on every call."""
-    assert group.tool_definitions("anthropic") == snapshot(
-        [
-            {
-                "name": "get_weather",
-                "input_schema": {
-                    "properties": {
-                        "city": {"title": "City", "type": "string"},
-                        "days": {"default": 1, "title": "Days", "type": "integer"},
-                    },
-                    "required": ["city"],
-                    "type": "object",
-                },
-                "description": "Get the weather in a city.",
-            },
-            {
-                "name": "get_time",
-                "input_schema": {
-                    "properties": {"city": {"title": "City", "type": "string"}},
-                    "required": ["city"],
-                    "type": "object",
-                },
-                "description": "Get the local time in a city.",
-                "strict": True,
-            },
-        ]
-    )
+    """ToolParam dicts carrying the schema compiled for Anthropic: `strict` only on strict
+    tools, no description key when there is none, fresh objects on every call."""
+
+    class no_docs(BaseFunctionToolModel[None, None]):
+        def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return "", None
+
+    def compiled(tool: type[BaseFunctionToolModel[None, None]]) -> dict[str, Any]:
+        return _function_spec(tool, "anthropic").parameters
+
+    assert group.tool_definitions("anthropic") == [
+        {
+            "name": "get_weather",
+            "input_schema": compiled(get_weather),
+            "description": "Get the weather in a city.",
+        },
+        {
+            "name": "get_time",
+            "input_schema": compiled(get_time),
+            "description": "Get the local time in a city.",
+            "strict": True,
+        },
+    ]
+    assert no_docs.model_tool_definition("anthropic") == {
+        "name": "no_docs",
+        "input_schema": compiled(no_docs),
+    }
+    assert compiled(get_time)["properties"] == {"city": {"title": "City", "type": "string"}}
     first: dict[str, Any] = dict(get_weather.model_tool_definition("anthropic"))
     first["input_schema"]["required"].append("changed")
     fresh = get_weather.model_tool_definition("anthropic")["input_schema"]
@@ -170,17 +173,14 @@ def test_a_root_that_is_not_an_object_raises() -> None:
 
 
 def test_output_format_is_a_json_output_format_param() -> None:
-    """`model_tool_format("anthropic")` is the value for output_config={"format": ...}."""
-    assert get_time.model_tool_format("anthropic") == snapshot(
-        {
-            "type": "json_schema",
-            "schema": {
-                "properties": {"city": {"title": "City", "type": "string"}},
-                "required": ["city"],
-                "type": "object",
-            },
-        }
-    )
+    """`model_tool_format("anthropic")` is the value for output_config={"format": ...}: the
+    compiled schema, with no name and no strict flag (Anthropic's format has neither)."""
+    fmt = get_time.model_tool_format("anthropic")
+    assert fmt == {
+        "type": "json_schema",
+        "schema": _function_spec(get_time, "anthropic").parameters,
+    }
+    assert undefined_keys(fmt, JSONOutputFormatParam) == []
 
 
 # -- calls in --------------------------------------------------------------------------

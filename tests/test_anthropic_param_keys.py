@@ -97,6 +97,8 @@ def undefined_keys(value: object, annotation: Any, path: str = "$") -> list[str]
                 problems.append(f"{path}.{key}: not defined by {typed.__name__}")
             else:
                 problems += undefined_keys(item, hints[key], f"{path}.{key}")
+        if problems and _allows_free_dict(options):
+            return []  # e.g. InputSchema = InputSchemaTyped | Dict[str, object]
         return problems
     if isinstance(value, list):
         items = cast("list[Any]", value)
