@@ -150,9 +150,9 @@ def _object_schema(spec: FunctionToolSpec) -> dict[str, Any]:
 def _message_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
     """(content blocks, message id, stop reason) of a Message, BetaMessage, ParsedMessage,
     their dict forms, or an assistant `MessageParam`."""
+    kind = type(response).__name__
     if isinstance(response, Mapping):
         data = cast("Mapping[str, Any]", response)
-        response = data
         role, content = data.get("role", "assistant"), data.get("content")
         message_id, stop_reason = data.get("id"), data.get("stop_reason")
     else:
@@ -163,7 +163,7 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     if role != "assistant":
         raise ToolwireError(
             f"Expected an Anthropic Message (or an assistant message param), got "
-            f"{_described(response, role)}. Pass the Message that client.messages.create "
+            f"{_described(kind, role)}. Pass the Message that client.messages.create "
             "returned, or its content blocks."
         )
     if isinstance(content, str):
@@ -173,17 +173,18 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     return cast("Sequence[object]", content), message_id, stop_reason
 
 
-def _described(response: object, role: object) -> str:
+def _described(kind: str, role: object) -> str:
     if role is None:
-        return f"a {type(response).__name__} without a role"
+        return f"a {kind} without a role"
     return f"a {role!r} message"
 
 
 def _read_blocks(
     blocks: Sequence[object], message_id: str | None, *, cut: bool
 ) -> list[StandardToolCall]:
-    """The tool_use blocks among `blocks`, in order. In a cut turn, a tool_use that is
-    the last block was being written when the limit hit: it is marked truncated."""
+    """The tool_use blocks among `blocks` (StandardToolCalls pass through), in order. In a
+    cut turn, a tool_use that is the last block was being written when the limit hit: it
+    is marked truncated."""
     calls: list[StandardToolCall] = []
     block: Any
     raw: Any
@@ -213,8 +214,7 @@ def _read_blocks(
                 )
             )
     if cut and calls and blocks and field(blocks[-1], "type") == "tool_use":
-        last = calls[-1]
-        last.truncated = True
+        calls[-1].truncated = True
     return calls
 
 
