@@ -15,6 +15,7 @@ shows a retry path. See each class for details.
 
 from __future__ import annotations
 
+from ._check import check_history
 from ._fake import FakeCall, FakeReply
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
@@ -26,4 +27,5 @@ __all__ = [
     "FakeReply",
     "HistoryProblem",
     "UnsupportedSchemaError",
+    "check_history",
 ]
