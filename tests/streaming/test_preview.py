@@ -322,6 +322,22 @@ def test_snapshots_never_change_and_repeat_until_the_preview_moves() -> None:
     assert second["files"][0]["name"] is first["files"][0]["name"]
 
 
+def test_closing_the_last_string_reuses_its_text() -> None:
+    """When only closing quotes and brackets follow the streamed string, the exact final
+    preview reuses that string instead of parsing the whole buffer again."""
+    preview = ArgumentsPreview()
+    preview.feed('{"files": [{"name": "a", "body": "' + "x" * 500)
+    preview.partial()
+    preview.feed("y" * 200)
+    body = preview.partial()["files"][0]["body"]
+    assert body == "x" * 500 + "y" * 200
+    for part in ['"', "}", " ]", "}\n"]:
+        assert preview.feed(part) is None
+    final = preview.partial()
+    assert (final, preview.lag, preview.complete()) == (json.loads(preview.raw), 0, True)
+    assert final["files"][0]["body"] is body
+
+
 def test_a_fragment_that_ends_one_string_and_starts_another_reports_the_later() -> None:
     """When one fragment appends to two string values, the delta is the later one's."""
     preview = ArgumentsPreview()
