@@ -1,8 +1,9 @@
 """Regular expressions and decoders for JSON text that arrives cut at arbitrary points.
 
 The grammar is RFC 8259's, with one deliberate restriction that matches pydantic's
-parser: a `\\u` escape of a surrogate must be a high surrogate immediately followed by
-a low one (lone surrogates cannot be encoded as UTF-8, and pydantic rejects them).
+parser: no lone surrogates. A `\\u` escape of a surrogate must be a high surrogate
+immediately followed by a low one, and a raw surrogate code point is not a character at
+all (neither can be encoded as UTF-8; pydantic rejects both).
 """
 
 from __future__ import annotations

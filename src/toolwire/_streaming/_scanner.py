@@ -164,7 +164,7 @@ class JsonScanner:
                 self._value_parts.append(text)
                 return StringDelta(self.value_path, text)
         if self._state == _FAILED or not fragment:
-            self.changed = self.only_closed_value = False
+            self.changed = False
             return None
         return self._scan(fragment, start)
 
