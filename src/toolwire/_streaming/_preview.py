@@ -14,8 +14,9 @@ parsing once (`benchmarks/bench_preview.py`). This preview keeps the total linea
   pydantic's partial parser.
 - Both refreshes are throttled geometrically: `partial` returns the cached preview while
   the characters it does not reflect stay within `max_lag(len(raw))`, 1/16 of the buffer.
-  Refreshes then happen at sizes that grow by at least 1/16 each time, so all of them
-  together cost a constant times one parse of the final buffer.
+  Refreshes then happen at sizes that grow by more than 1/15 each time, so all of them
+  together cost about 16 times one refresh at the final size (a copy of the string, or
+  a parse of the buffer): linear in the arguments, however they are cut.
 
 The lag bound: after every `partial()` call on well-formed input, the preview equals
 `pydantic_core.from_json(raw[:len(raw) - lag], allow_partial="trailing-strings")` with
@@ -111,7 +112,7 @@ class ArgumentsPreview:
                 self._leaf_path = None  # else the final text of the leaf completes it
             if scanner.complete():
                 self._fresh_until = -1  # complete arguments are previewed exactly
-        elif self._preview_at == size_before and not scanner.in_value:
+        elif self._preview_at == size_before and scanner.tracking and not scanner.in_value:
             self._moved_to(self._size)  # whitespace or key text: the parse is the same
         return delta
 
