@@ -46,8 +46,10 @@ _IN_SCALAR = 9  # inside a number or literal that the fragment end may have cut
 _FAILED = 10  # the text is not a prefix of any JSON value
 
 _VALUE_STATES = (_VALUE, _VALUE_OR_CLOSE)
-_CHECKED_SCALAR_LENGTH = 64
 _KEY_STATES = (_KEY, _KEY_OR_CLOSE)
+
+_CHECKED_SCALAR_LENGTH = 64
+"""A cut number or literal is checked for viability while at most this long."""
 
 
 @dataclass(frozen=True, slots=True)
