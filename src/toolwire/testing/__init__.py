@@ -22,10 +22,10 @@ from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
 
 __all__ = [
+    "check_history",
     "FakeCall",
     "FakeOpenAI",
     "FakeReply",
     "HistoryProblem",
     "UnsupportedSchemaError",
-    "check_history",
 ]
