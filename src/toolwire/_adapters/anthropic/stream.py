@@ -74,6 +74,8 @@ class AnthropicStreamAccumulator:
 
     Each `tool_use` block is a call; its `provider_index` is the content block's
     `index`. Text deltas become `TextDelta`, thinking deltas `ReasoningDelta`.
+    `final_response()` has the class of the `message_start` message: a `Message`, or a
+    `BetaMessage` for events from `client.beta.messages.create(..., stream=True)`.
     """
 
     def __init__(self) -> None:
