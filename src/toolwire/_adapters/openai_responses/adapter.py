@@ -6,10 +6,11 @@ is the item's `call_id` (its `id` is the item id, `fc_...`). Other client-side c
 `UnhandledCallsError` unless the caller passes `other_calls="ignore"`; server-side
 tool items, messages and reasoning are skipped.
 
-Truncation: a call item with status `incomplete` was cut by the length limit. In a
-response that stopped early (`incomplete`, `failed`, `cancelled`), a call item still
-`in_progress` never finished either. Both become "truncated" failures; every other
-call of the turn runs normally.
+Truncation (`is_cut`): a call item with status `incomplete` was cut by the length
+limit. In a response that stopped early (`incomplete`, `failed`, `cancelled`), a call
+item still `in_progress` never finished either, nor did the last output item when it
+came without a status (custom tool calls have no status field). These become
+"truncated" failures; every other call of the turn runs normally.
 
 Turn status: `incomplete` with reason `content_filter` is "refused", any other
 `incomplete` reason ("max_output_tokens", "max_messages", "steered") is "truncated";
@@ -46,9 +47,9 @@ if TYPE_CHECKING:
     from ..._result import ToolCallResult
     from .stream import ResponsesStreamAccumulator
 
-__all__ = ["ADAPTER", "ResponsesAdapter"]
+__all__ = ["ADAPTER", "STOPPED_EARLY", "ResponsesAdapter", "is_cut"]
 
-_STOPPED_EARLY = frozenset({"incomplete", "failed", "cancelled"})
+STOPPED_EARLY = frozenset({"incomplete", "failed", "cancelled"})
 _UNFINISHED = frozenset({"queued", "in_progress"})
 
 
@@ -112,7 +113,7 @@ class ResponsesAdapter:
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
         items, response_id, status = _parts_of(response)
-        return _read_items(items, response_id, status in _STOPPED_EARLY, other_calls)
+        return _read_items(items, response_id, status in STOPPED_EARLY, other_calls)
 
     # -- history out ---------------------------------------------------------------
 
@@ -151,7 +152,7 @@ class ResponsesAdapter:
         if status == "incomplete":
             reason = field(field(response, "incomplete_details"), "reason")
             return "refused" if reason == "content_filter" else "truncated"
-        if status in _STOPPED_EARLY:
+        if status in STOPPED_EARLY:
             return "truncated"
         called = False
         for item in items:
@@ -199,14 +200,15 @@ def _read_items(
 ) -> list[StandardToolCall]:
     calls: list[StandardToolCall] = []
     unhandled: list[ClientCall] = []
+    last = len(items) - 1
     item: Any
-    for item in items:
+    for position, item in enumerate(items):
         kind = getattr(item, "type", None)
         # Inline fast path for the common case: a complete SDK function call with an id.
         if kind == "function_call":
             call_id = item.call_id
             status = item.status
-            if call_id and status != "incomplete" and not (stopped_early and status == _OPEN):
+            if call_id and (status == "completed" or (status is None and not stopped_early)):
                 calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
                 continue
         elif kind is None:
@@ -226,21 +228,28 @@ def _read_items(
             if other is not None:
                 unhandled.append(other)
             continue
-        calls.append(_read_call(item, call_kind, len(calls), response_id, stopped_early))
+        cut = is_cut(field(item, "status"), stopped_early, position == last)
+        calls.append(_read_call(item, call_kind, len(calls), response_id, cut))
     if unhandled and other_calls == "raise":
         raise UnhandledCallsError(unhandled_message(unhandled))
     return calls
 
 
-_OPEN = "in_progress"
+def is_cut(status: object, stopped_early: bool, last: bool) -> bool:
+    """Whether a call item with `status` was cut off (see the module docstring).
+
+    `stopped_early`: the response's status is incomplete, failed or cancelled;
+    `last`: the item is the response's last output item.
+    """
+    if status == "incomplete":
+        return True
+    return stopped_early and (status == "in_progress" or (status is None and last))
 
 
 def _read_call(
-    item: object, call_kind: str, ordinal: int, response_id: str | None, stopped_early: bool
+    item: object, call_kind: str, ordinal: int, response_id: str | None, truncated: bool
 ) -> StandardToolCall:
     call_id = field(item, "call_id")
-    status = field(item, "status")
-    truncated = status == "incomplete" or (stopped_early and status == _OPEN)
     raw = field(item, "input") if call_kind == "custom" else field(item, "arguments")
     return StandardToolCall(
         "custom" if call_kind == "custom" else "function",

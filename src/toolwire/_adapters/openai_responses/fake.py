@@ -11,8 +11,10 @@ Replies: `FakeReply.thinking` becomes a reasoning item (summary text and a
 deterministic `encrypted_content`), then the text as a message (a refusal part with
 `stop="refusal"`), then one `function_call` item per call (`custom_tool_call` when
 the request offered a custom tool of that name). `stop="length"` answers
-`status: "incomplete"` with reason `max_output_tokens`; the last call is then marked
-`incomplete` when it is a custom call or its arguments are not complete JSON. Ids are
+`status: "incomplete"` with reason `max_output_tokens`; the last call is then cut: a
+function call whose arguments are not complete JSON gets status `incomplete`, and a
+custom call (whose items have no status) is cut by being the last output item of an
+incomplete response. Ids are
 deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
 `ctc_fake<n>`, and `call_<n>` for call ids.
 """
@@ -254,15 +256,16 @@ def _output_items(
         number = server.next_id()
         text = arguments_text(call)
         custom = call.name in custom_tools
-        last_cut = cut and position == len(reply.calls) - 1 and (custom or not _is_json(text))
+        last_cut = cut and position == len(reply.calls) - 1 and not _is_json(text)
         item: dict[str, Any] = {
             "id": f"{'ctc' if custom else 'fc'}_fake{number}",
             "type": "custom_tool_call" if custom else "function_call",
             "call_id": call.id or f"call_{number}",
             "name": call.name,
             ("input" if custom else "arguments"): text,
-            "status": "incomplete" if last_cut else "completed",
         }
+        if not custom:  # custom tool call items have no status
+            item["status"] = "incomplete" if last_cut else "completed"
         items.append(item)
     return items
 
@@ -386,11 +389,11 @@ def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
         emit(
             "response.output_item.added",
             output_index=index,
-            item={**item, key: "", "status": "in_progress"},
+            item={**item, key: ""} if custom else {**item, key: "", "status": "in_progress"},
         )
         for piece in split_text(item[key], 16) if item[key] else []:
             emit(f"{event}.delta", **at, delta=piece)
-        if item["status"] == "completed":
+        if item.get("status") != "incomplete":
             emit(f"{event}.done", **at, **{key: item[key]})
     emit("response.output_item.done", output_index=index, item=item)
 

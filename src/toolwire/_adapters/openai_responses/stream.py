@@ -8,7 +8,11 @@ What each event becomes:
 - `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
   `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
 - `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
-  arguments, or `ToolCallTruncated` when its status is `incomplete`.
+  arguments, or `ToolCallTruncated` when its status is `incomplete`. An item whose
+  status does not settle it (none, as custom tool calls have; or `in_progress`) is
+  decided as the adapter's truncation rule decides it in the final response: when the
+  next output item starts (no status: complete) or at the terminal event (cut if the
+  response stopped early).
 - `response.output_text.delta`: `TextDelta`; reasoning summary and reasoning text
   deltas: `ReasoningDelta`.
 - `response.completed` / `.incomplete` / `.failed`: `TurnEnded(stop_reason=<the
@@ -31,7 +35,7 @@ from ..._call import StandardToolCall
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
-from .adapter import ADAPTER
+from .adapter import ADAPTER, STOPPED_EARLY
 from .items import CALL_KINDS
 
 if TYPE_CHECKING:
@@ -57,6 +61,8 @@ class ResponsesStreamAccumulator:
         self._index_of_item: dict[str, int] = {}
         self._done: dict[int, Any] = {}
         self._finished: set[int] = set()
+        self._pending: dict[int, Any] = {}
+        """Calls whose output_item.done did not settle them, by output index."""
         self._final: Response | None = None
         self._error: str | None = None
 
@@ -115,9 +121,18 @@ class ResponsesStreamAccumulator:
         return events
 
     def _added(self, index: int, item: Any) -> list[StreamEvent]:
-        if item.type not in CALL_KINDS or index in self._tracker:
-            return []
-        return self._start(index, item)
+        events: list[StreamEvent] = []
+        for key, pending in list(self._pending.items()):
+            if getattr(pending, "status", None) is None:  # not the last item: it is whole
+                del self._pending[key]
+                events.append(self._finish(key, pending, truncated=False))
+        if item.type in CALL_KINDS and index not in self._tracker:
+            events += self._start(index, item)
+        return events
+
+    def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
+        final = item.input if item.type == "custom_tool_call" else item.arguments
+        return self._tracker.finish(index, truncated=truncated, arguments=final or "")
 
     def _item_done(self, index: int, item: Any) -> list[StreamEvent]:
         self._done[index] = item
@@ -127,16 +142,20 @@ class ResponsesStreamAccumulator:
         events: list[StreamEvent] = []
         if index not in self._tracker:
             events += self._start(index, item)
-        final = item.input if item.type == "custom_tool_call" else item.arguments
-        ended = self._tracker.finish(
-            index, truncated=item.status == "incomplete", arguments=final or ""
-        )
-        events.append(ended)
+        status = getattr(item, "status", None)
+        if status in ("completed", "incomplete"):
+            events.append(self._finish(index, item, truncated=status == "incomplete"))
+        else:
+            self._pending[index] = item
         return events
 
     def _ended(self, response: Any) -> list[StreamEvent]:
         self._tracker.response_id = response.id
         events: list[StreamEvent] = []
+        stopped_early = response.status in STOPPED_EARLY
+        for key, pending in self._pending.items():
+            events.append(self._finish(key, pending, truncated=stopped_early))
+        self._pending.clear()
         for key in self._tracker.open_keys():
             events.append(self._tracker.finish(key, truncated=True))
         final = self._final = self._with_done_items(response)
