@@ -118,8 +118,8 @@ def test_custom_text_format_and_no_format() -> None:
 
 def test_group_definitions_in_order() -> None:
     """A group lists every tool's definition, functions and custom tools alike."""
-    group = ToolGroup.from_list([get_weather, run_sql])
-    definitions = group.tool_definitions("responses")
+    group = ToolGroup[None, None].from_list([get_weather, run_sql])
+    definitions: list[dict[str, Any]] = [dict(d) for d in group.tool_definitions("responses")]
     assert [(d["type"], d["name"]) for d in definitions] == [
         ("function", "get_weather"),
         ("custom", "run_sql"),

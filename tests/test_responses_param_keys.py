@@ -43,7 +43,9 @@ def _type_values(typed_dict: Any) -> set[str]:
     return values
 
 
-def undefined_keys(value: Any, annotation: Any = ResponseInputItemParam, path: str = "") -> list[str]:
+def undefined_keys(
+    value: Any, annotation: Any = ResponseInputItemParam, path: str = ""
+) -> list[str]:
     """Paths of keys in `value` that its param type does not define, and of None values
     where the annotation does not allow None."""
     members = _members(annotation)
@@ -109,7 +111,7 @@ def test_disallowed_none_is_reported() -> None:
 
 def test_nested_parts_are_checked() -> None:
     """Keys inside a message's content parts are checked too (`parsed` is not defined)."""
-    item = {
+    item: dict[str, Any] = {
         "type": "message",
         "role": "assistant",
         "id": "msg_1",

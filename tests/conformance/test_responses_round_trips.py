@@ -12,19 +12,19 @@ param types do not define.
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 import pytest
-from openai import OpenAI
-from openai.types.responses import Response
+from openai import OpenAI, Stream
+from openai.types.responses import Response, ResponseStreamEvent
 
 from tests.conformance.recorded import Answers, recorded_group
-from tests.test_responses_param_keys import undefined_keys
 from tests.shared_data import require_shared, round_trip_cases
-from toolwire.core import assistant_messages, tool_result_messages
-from toolwire.core import ToolGroup
+from tests.test_responses_param_keys import undefined_keys
+from toolwire._streaming._events import ToolCallCompleted
 from toolwire._streaming._stream import ToolCallStream
+from toolwire.core import ToolGroup, assistant_messages, tool_result_messages
 
 FOLLOW_UP_ANSWER: dict[str, Any] = {
     "id": "resp_followup",
@@ -61,12 +61,13 @@ def recorded_tools(case: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
     """Every function tool the case offered (also those a tool search loaded), with its
     recorded schema; a tool known only from its call gets an open schema."""
     found: dict[str, dict[str, Any]] = {}
-    outputs = [
+    outputs: list[dict[str, Any]] = [
         item
         for item in [*case["request"]["input"], *_output_items(case)]
-        if isinstance(item, dict) and item.get("type") == "tool_search_output"
+        if isinstance(item, dict) and cast(dict[str, Any], item).get("type") == "tool_search_output"
     ]
-    offered = [*case["request"].get("tools", []), *(t for o in outputs for t in o["tools"])]
+    offered: list[dict[str, Any]] = [*case["request"].get("tools", [])]
+    offered += [tool for output in outputs for tool in output["tools"]]
     for tool in offered:
         if tool.get("type") == "function":
             found.setdefault(tool["name"], tool.get("parameters") or {})
@@ -76,23 +77,27 @@ def recorded_tools(case: dict[str, Any]) -> list[tuple[str, dict[str, Any]]]:
 
 
 def _output_items(case: dict[str, Any]) -> list[Any]:
-    response = case["response"]
-    return response.get("output") or [] if isinstance(response, dict) else []
+    response: Any = case["response"]
+    if not isinstance(response, dict):
+        return []  # SSE text: the calls' tools are in the request
+    output: list[Any] = cast(dict[str, Any], response).get("output") or []
+    return output
 
 
 def create_response(client: OpenAI, case: dict[str, Any]) -> Response:
     """The recorded response as the SDK gives it; streamed ones through ToolCallStream."""
+    request: dict[str, Any] = case["request"]
     if not case["stream"]:
-        return client.responses.create(**case["request"])
+        return cast(Response, client.responses.create(**request))
     stream = ToolCallStream("responses")
     completed: list[str] = []
-    for event in client.responses.create(**case["request"]):
+    events = cast("Stream[ResponseStreamEvent]", client.responses.create(**request))
+    for event in events:
         for happened in stream.feed(event):
-            if type(happened).__name__ == "ToolCallCompleted":
-                completed.append(getattr(happened, "call").id)
-    response = stream.final_response()
+            if isinstance(happened, ToolCallCompleted):
+                completed.append(happened.call.id)
     assert completed == [c["call_id"] for c in case["tool_results"]]
-    return response
+    return stream.final_response()
 
 
 def test_corpus_is_present() -> None:
