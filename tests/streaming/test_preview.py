@@ -46,6 +46,13 @@ DOCUMENTS = st.dictionaries(_TEXT, _VALUES, max_size=6)
 brackets, control characters and characters outside the BMP (surrogate pairs once
 escaped)."""
 
+FILE_DOCUMENTS = st.fixed_dictionaries(
+    {"path": _TEXT, "content": st.text(alphabet=_TRICKY, min_size=200, max_size=3000)},
+    optional={"mode": _SCALARS, "lines": st.lists(_TEXT, max_size=3)},
+)
+"""write_file-like arguments: a long string value, so the preview lags and refreshes
+through many fragments, and sometimes more values after it."""
+
 LAYOUTS = st.sampled_from(
     [
         {"ensure_ascii": True},
@@ -57,7 +64,9 @@ LAYOUTS = st.sampled_from(
 """How a document is written: `\\uXXXX` escapes (so escapes and surrogate pairs get cut)
 or raw characters, with or without whitespace between tokens."""
 
-CUTS = st.lists(st.integers(min_value=0, max_value=14), min_size=1, max_size=40)
+CUTS = st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=40) | st.lists(
+    st.integers(min_value=0, max_value=60), min_size=1, max_size=40
+)
 """Fragment sizes, used in a cycle; 0 feeds an empty fragment."""
 
 READS = st.lists(st.booleans(), min_size=1, max_size=10)
@@ -124,7 +133,7 @@ def feed_all(preview: ArgumentsPreview, parts: Sequence[str]) -> dict[Path, str]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(document=DOCUMENTS, layout=LAYOUTS, cuts=CUTS, reads=READS)
+@given(document=DOCUMENTS | FILE_DOCUMENTS, layout=LAYOUTS, cuts=CUTS, reads=READS)
 def test_fuzz_preview_matches_pydantic_within_the_lag_bound(
     document: dict[str, Any], layout: dict[str, Any], cuts: list[int], reads: list[bool]
 ) -> None:
@@ -419,6 +428,18 @@ def test_malformed_previews_show_the_good_prefix() -> None:
     preview.feed('{"a": "ok", "b": [1, 2 3], "c": "never"}')
     assert preview.partial() == {"a": "ok", "b": [1, 2]}
     assert preview.lag == len('3], "c": "never"}')
+
+
+def test_a_number_or_literal_that_cannot_be_json_stops_at_once() -> None:
+    """`NaN` (which pydantic's parser would accept) stops the preview at its first letter,
+    not when it ends; a cut but valid number does not."""
+    preview = ArgumentsPreview()
+    preview.feed('{"a": 1.5e')
+    assert (preview.partial(), preview.lag) == ({}, 0)
+    preview.feed('3, "b": N')
+    assert (preview.partial(), preview.lag) == ({"a": 1500.0}, 1)
+    preview.feed("aN}")
+    assert (preview.partial(), preview.lag, preview.complete()) == ({"a": 1500.0}, 4, False)
 
 
 def test_huge_single_fragment() -> None:

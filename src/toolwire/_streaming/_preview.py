@@ -1,8 +1,8 @@
 """A linear-cost preview of a tool call's arguments (one JSON object) arriving in fragments.
 
-Reading a partial parse of the whole buffer after every fragment is quadratic: 40x the
-cost of collecting the fragments and parsing once, on 100 KB in 2,000 fragments. This
-preview keeps the total linear in three ways:
+Reading a partial parse of the whole buffer after every fragment is quadratic: on 100 KB
+in 2,000 fragments it costs hundreds of times as much as collecting the fragments and
+parsing once (`benchmarks/bench_preview.py`). This preview keeps the total linear:
 
 - `feed` scans only the new fragment (`JsonScanner`). While fragments only extend the
   string value that is open (the usual case: a file's content), it decodes just the

@@ -16,10 +16,11 @@ from ._json_text import (
     BODY,
     COMPLETE_SCALAR,
     SCALAR_CHARS,
+    SCALAR_PREFIX,
     TOKEN,
     decode_body,
-    decode_if_body,
     is_escape_prefix,
+    split_body,
 )
 
 __all__ = ["MAX_TRACKED_DEPTH", "JsonScanner", "PathKey", "StringDelta"]
@@ -45,6 +46,7 @@ _IN_SCALAR = 9  # inside a number or literal that the fragment end may have cut
 _FAILED = 10  # the text is not a prefix of any JSON value
 
 _VALUE_STATES = (_VALUE, _VALUE_OR_CLOSE)
+_CHECKED_SCALAR_LENGTH = 64
 _KEY_STATES = (_KEY, _KEY_OR_CLOSE)
 
 
@@ -148,10 +150,12 @@ class JsonScanner:
         start = self._offset
         self._offset = start + len(fragment)
         if self._state == _IN_VALUE and self.tracking:
-            text = decode_if_body(self._carry + fragment if self._carry else fragment)
-            if text:  # fast path: the fragment only extends the open value
-                self._carry = ""
+            split = split_body(self._carry + fragment if self._carry else fragment)
+            if split is not None:  # fast path: the fragment only extends the open value
+                text, self._carry = split
                 self.changed = False
+                if not text:
+                    return None
                 self._value_parts.append(text)
                 return StringDelta(self.value_path, text)
         if self._state == _FAILED or not fragment:
@@ -210,6 +214,8 @@ class JsonScanner:
                     self._scalar_parts.append(text[pos:stop])
                     pos = stop
                     if pos == end:
+                        if not self._scalar_may_continue():
+                            return self._fail(self._scalar_start)
                         break
                 if COMPLETE_SCALAR.fullmatch("".join(self._scalar_parts)) is None:
                     return self._fail(self._scalar_start)
@@ -283,6 +289,8 @@ class JsonScanner:
                     self._scalar_parts = [token]
                     self._scalar_start = start + at
                     self._state = _IN_SCALAR
+                    if not self._scalar_may_continue():
+                        return self._fail(start + at)
                     break
                 if COMPLETE_SCALAR.fullmatch(token) is None:
                     return self._fail(start + at)
@@ -291,6 +299,19 @@ class JsonScanner:
         if delta_path is None:
             return None
         return StringDelta(delta_path, delta_text)
+
+    def _scalar_may_continue(self) -> bool:
+        """Whether the number or literal cut by the fragment's end can still become a
+        valid one (so `NaN` fails at its `N`, before a preview could show it).
+
+        Checked while it is short (every literal, any sensible number): a longer one is
+        checked when it ends, which keeps the cost linear.
+        """
+        parts = self._scalar_parts
+        if len(parts) > 1:
+            parts[:] = ["".join(parts)]
+        token = parts[0]
+        return len(token) > _CHECKED_SCALAR_LENGTH or SCALAR_PREFIX.fullmatch(token) is not None
 
     def _set_root(self, is_object: bool) -> None:
         self.root_is_object = is_object
