@@ -18,18 +18,20 @@ from tests.test_responses_support import (
     sdk_events,
     sse_text,
 )
-from toolwire._streaming._events import (
+from toolwire.core import (
+    BaseFunctionToolModel,
     ReasoningDelta,
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallStarted,
+    ToolCallStream,
     ToolCallTruncated,
+    ToolGroup,
     TurnEnded,
+    assistant_messages,
 )
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import BaseFunctionToolModel, ToolGroup, assistant_messages
 from toolwire.exceptions import StreamIncompleteError
 from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
 

@@ -22,9 +22,13 @@ from openai.types.responses import Response, ResponseStreamEvent
 from tests.conformance.recorded import Answers, recorded_group
 from tests.shared_data import require_shared, round_trip_cases
 from tests.test_responses_param_keys import undefined_keys
-from toolwire._streaming._events import ToolCallCompleted
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import ToolGroup, assistant_messages, tool_result_messages
+from toolwire.core import (
+    ToolCallCompleted,
+    ToolCallStream,
+    ToolGroup,
+    assistant_messages,
+    tool_result_messages,
+)
 
 FOLLOW_UP_ANSWER: dict[str, Any] = {
     "id": "resp_followup",
