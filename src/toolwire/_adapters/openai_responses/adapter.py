@@ -24,6 +24,7 @@ it until it finishes.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._call import StandardToolCall
@@ -171,6 +172,10 @@ class ResponsesAdapter:
 def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
     """(output items, response id, status) of a Response, its dict form, or a list of
     output items (no id, no status)."""
+    output: Any = getattr(response, "output", _MISSING)
+    if output is not _MISSING:  # the SDK object, checked first: the common case
+        response_any: Any = response
+        return output or (), response_any.id, response_any.status
     if isinstance(response, list):
         return cast(list[object], response), None, None
     if isinstance(response, Mapping):
@@ -178,11 +183,7 @@ def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | Non
         if "output" not in data:
             raise ToolwireError(_NOT_A_RESPONSE.format(kind="dict without an 'output' key"))
         return data["output"] or (), data.get("id"), data.get("status")
-    output: Any = getattr(response, "output", _MISSING)
-    if output is _MISSING:
-        raise ToolwireError(_NOT_A_RESPONSE.format(kind=type(response).__name__))
-    response_any: Any = response
-    return output or (), response_any.id, response_any.status
+    raise ToolwireError(_NOT_A_RESPONSE.format(kind=type(response).__name__))
 
 
 _MISSING = object()
@@ -204,32 +205,44 @@ def _read_items(
     item: Any
     for position, item in enumerate(items):
         kind = getattr(item, "type", None)
-        # Inline fast path for the common case: a complete SDK function call with an id.
-        if kind == "function_call":
-            call_id = item.call_id
-            status = item.status
-            if call_id and (status == "completed" or (status is None and not stopped_early)):
-                calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
-                continue
-        elif kind is None:
-            if isinstance(item, Mapping):
-                item = cast(Mapping[str, Any], item)
-                kind = item.get("type")
-                if kind is None:
-                    continue  # a message without `type` (EasyInputMessageParam)
-            else:
-                raise ToolwireError(
-                    f"Not a Responses output item: a {type(item).__name__}. Pass "
-                    "response.output, its items, or the Response."
-                )
+        if kind is not None:  # an SDK model
+            if kind == "function_call":
+                # Inline fast path for the common case: a complete function call with an id.
+                call_id = item.call_id
+                status = item.status
+                if call_id and (status == "completed" or (status is None and not stopped_early)):
+                    calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
+                    continue
+            get = partial(getattr, item)
+        elif isinstance(item, Mapping):
+            item = cast(Mapping[str, Any], item)
+            kind = item.get("type")
+            if kind is None:
+                continue  # a message without `type` (EasyInputMessageParam)
+            get = item.get
+        else:
+            raise ToolwireError(
+                f"Not a Responses output item: a {type(item).__name__}. Pass "
+                "response.output, its items, or the Response."
+            )
         call_kind = CALL_KINDS.get(kind)
         if call_kind is None:
             other = client_call(kind, item)
             if other is not None:
                 unhandled.append(other)
             continue
-        cut = is_cut(field(item, "status"), stopped_early, position == last)
-        calls.append(_read_call(item, call_kind, len(calls), response_id, cut))
+        call_id = get("call_id", None)
+        cut = is_cut(get("status", None), stopped_early, position == last)
+        calls.append(
+            StandardToolCall(
+                "custom" if call_kind == "custom" else "function",
+                call_id or synthesized_id(response_id, len(calls)),
+                get("name", None) or "",
+                get("input" if call_kind == "custom" else "arguments", None),
+                not call_id,
+                cut,
+            )
+        )
     if unhandled and other_calls == "raise":
         raise UnhandledCallsError(unhandled_message(unhandled))
     return calls
@@ -244,21 +257,6 @@ def is_cut(status: object, stopped_early: bool, last: bool) -> bool:
     if status == "incomplete":
         return True
     return stopped_early and (status == "in_progress" or (status is None and last))
-
-
-def _read_call(
-    item: object, call_kind: str, ordinal: int, response_id: str | None, truncated: bool
-) -> StandardToolCall:
-    call_id = field(item, "call_id")
-    raw = field(item, "input") if call_kind == "custom" else field(item, "arguments")
-    return StandardToolCall(
-        "custom" if call_kind == "custom" else "function",
-        call_id or synthesized_id(response_id, ordinal),
-        field(item, "name") or "",
-        raw,
-        not call_id,
-        truncated,
-    )
 
 
 def _plain(item: object) -> dict[str, Any]:
