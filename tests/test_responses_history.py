@@ -254,3 +254,34 @@ def test_not_a_response_raises() -> None:
     """A dict without `output` is not a response."""
     with pytest.raises(ToolwireError, match="Expected a Responses `Response`"):
         assistant_messages({"id": "x"}, "responses")
+
+
+def test_nested_tool_definitions_are_cleaned_but_schemas_kept() -> None:
+    """A tool_search_output's tools lose "async_" and nulls; their JSON schemas (free-form
+    objects) are kept whole."""
+    schema = {"type": "object", "properties": {"x": {"type": "integer"}}, "required": ["x"]}
+    found = {
+        "type": "tool_search_output",
+        "id": "tso_1",
+        "call_id": None,
+        "execution": "server",
+        "status": "completed",
+        "tools": [{"type": "function", "name": "f", "parameters": schema, "strict": True}],
+    }
+    response = sdk_response(response_json(found, function_call()))
+    [replayed, _] = assistant_messages(response, "responses")
+    assert dict(replayed)["tools"] == [
+        {"type": "function", "name": "f", "parameters": schema, "strict": True}
+    ]
+    [dumped, _] = assistant_messages(response.model_dump(), "responses")
+    assert undefined_keys(dumped) == []
+    [tool] = cast(list[dict[str, Any]], dict(dumped)["tools"])
+    assert "async_" not in tool
+    assert tool["parameters"] == schema
+
+
+def test_unknown_item_types_are_replayed_as_sent() -> None:
+    """An item type this SDK has no param for goes back as the API sent it, minus nulls."""
+    future = {"type": "hologram", "id": "h_1", "payload": {"a": [1, 2]}, "note": None}
+    [item] = assistant_messages(response_json(future), "responses")
+    assert dict(item) == {"type": "hologram", "id": "h_1", "payload": {"a": [1, 2]}}

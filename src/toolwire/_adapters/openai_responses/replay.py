@@ -100,6 +100,8 @@ def _shape(annotation: Any) -> _Shape:
         return _object(annotation)
     members = _union_members(annotation)
     if members is not None:
+        if any(_free_form(m) for m in members):
+            return _KEEP  # a value that may be any object: nothing to clean against
         shapes = [_shape(m) for m in members if m is not type(None)]
         objects = tuple(s for s in shapes if isinstance(s, _Object))
         lists = [s for s in shapes if isinstance(s, _List)]
@@ -112,6 +114,10 @@ def _shape(annotation: Any) -> _Shape:
         arguments = get_args(annotation)
         return _List(_shape(arguments[0])) if arguments else _KEEP
     return _KEEP
+
+
+def _free_form(annotation: Any) -> bool:
+    return annotation in (object, Any, dict) or get_origin(annotation) in (dict, Mapping)
 
 
 def _object(typed_dict: type) -> _Object:
