@@ -18,6 +18,7 @@ from tests.test_responses_support import (
     sdk_events,
     sse_text,
 )
+from toolwire._adapters import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
     ReasoningDelta,
@@ -308,3 +309,32 @@ def test_failed_stream_truncates_unfinished_calls() -> None:
         ("ended", "failed", "truncated"),
     ]
     assert stream.final_response().status == "failed"
+
+
+def test_calls_only_in_the_terminal_event_are_reported() -> None:
+    """A call the stream never announced is started and ended before TurnEnded, as the
+    final response's rule treats it (the cut last custom call is truncated)."""
+    body = response_json(
+        function_call(), custom_call(), status="incomplete", reason="max_output_tokens"
+    )
+    stream = ToolCallStream("responses")
+    assert _summary(
+        _feed(stream, sse_text([{"type": "response.incomplete", "response": body}]))
+    ) == [
+        ("started", 0, 0, "call_1", "get_weather"),
+        ("completed", 0, "call_1", '{"city": "Paris"}'),
+        ("started", 1, 1, "call_c", "run_sql"),
+        ("truncated", 1, "call_c", "SELECT 1"),
+        ("ended", "incomplete", "truncated"),
+    ]
+    assert stream.completed_calls == read_calls(stream.final_response())
+
+
+def test_status_less_call_settles_at_a_later_item_done() -> None:
+    """A later item's output_item.done (without its added event) also settles it."""
+    text = sse_text(_done_events(custom_call(), message()))
+    stream = ToolCallStream("responses")
+    assert _summary(_feed(stream, text)) == [
+        ("started", 0, 0, "call_c", "run_sql"),
+        ("completed", 0, "call_c", "SELECT 1"),
+    ]

@@ -261,11 +261,11 @@ def is_cut(status: object, stopped_early: bool, last: bool) -> bool:
 
 def _plain(item: object) -> dict[str, Any]:
     """An output item as plain JSON data with the API's key names."""
+    to_dict = getattr(item, "to_dict", None)
+    if callable(to_dict):  # an SDK model: by_alias, exclude_unset, like the SDK's own runner
+        return cast(dict[str, Any], to_dict(mode="json"))
     if isinstance(item, Mapping):
         return copy_json(dict(cast(Mapping[str, Any], item)))
-    to_dict = getattr(item, "to_dict", None)
-    if callable(to_dict):
-        return cast(dict[str, Any], to_dict(mode="json"))
     raise ToolwireError(
         f"Not a Responses output item: a {type(item).__name__}. Pass the Response, its "
         "dict form, or response.output."

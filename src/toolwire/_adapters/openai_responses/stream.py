@@ -17,7 +17,9 @@ What each event becomes:
   deltas: `ReasoningDelta`.
 - `response.completed` / `.incomplete` / `.failed`: `TurnEnded(stop_reason=<the
   response's status>, status=<turn_status>)`, after a `ToolCallTruncated` for any call
-  that never got its `output_item.done`.
+  that never got its `output_item.done`, and a start and an end for any call only the
+  terminal event carried. So every call of the final response is reported once, the
+  way `run_tool_calls` will treat it.
 
 The final response is the terminal event's `Response`, with its output taken from the
 `output_item.done` items when the terminal event carries none (some backends send
@@ -35,7 +37,7 @@ from ..._call import StandardToolCall
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
-from .adapter import ADAPTER, STOPPED_EARLY
+from .adapter import ADAPTER, STOPPED_EARLY, is_cut
 from .items import CALL_KINDS
 
 if TYPE_CHECKING:
@@ -60,6 +62,7 @@ class ResponsesStreamAccumulator:
         self._tracker = CallTracker()
         self._index_of_item: dict[str, int] = {}
         self._done: dict[int, Any] = {}
+        self._started: set[int] = set()
         self._finished: set[int] = set()
         self._pending: dict[int, Any] = {}
         """Calls whose output_item.done did not settle them, by output index."""
@@ -102,6 +105,7 @@ class ResponsesStreamAccumulator:
         return index
 
     def _start(self, index: int, item: Any) -> list[StreamEvent]:
+        self._started.add(index)
         call_kind = CALL_KINDS[item.type]
         if item.id:
             self._index_of_item[item.id] = index
@@ -121,13 +125,19 @@ class ResponsesStreamAccumulator:
         return events
 
     def _added(self, index: int, item: Any) -> list[StreamEvent]:
+        events = self._settle_before(index)
+        if item.type in CALL_KINDS and index not in self._started:
+            events += self._start(index, item)
+        return events
+
+    def _settle_before(self, index: int) -> list[StreamEvent]:
+        """Complete the status-less calls before `index`: a later item exists, so they
+        were not the last item of the turn, and they are whole."""
         events: list[StreamEvent] = []
         for key, pending in list(self._pending.items()):
-            if getattr(pending, "status", None) is None:  # not the last item: it is whole
+            if key < index and getattr(pending, "status", None) is None:
                 del self._pending[key]
                 events.append(self._finish(key, pending, truncated=False))
-        if item.type in CALL_KINDS and index not in self._tracker:
-            events += self._start(index, item)
         return events
 
     def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
@@ -136,11 +146,11 @@ class ResponsesStreamAccumulator:
 
     def _item_done(self, index: int, item: Any) -> list[StreamEvent]:
         self._done[index] = item
+        events = self._settle_before(index)
         if item.type not in CALL_KINDS or index in self._finished:
-            return []
+            return events
         self._finished.add(index)
-        events: list[StreamEvent] = []
-        if index not in self._tracker:
+        if index not in self._started:
             events += self._start(index, item)
         status = getattr(item, "status", None)
         if status in ("completed", "incomplete"):
@@ -159,6 +169,13 @@ class ResponsesStreamAccumulator:
         for key in self._tracker.open_keys():
             events.append(self._tracker.finish(key, truncated=True))
         final = self._final = self._with_done_items(response)
+        last = len(final.output) - 1
+        for position, item in enumerate(final.output):
+            if item.type in CALL_KINDS and position not in self._started:
+                # Only the terminal event carried this call: report it all at once.
+                events += self._start(position, item)
+                cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
+                events.append(self._finish(position, item, truncated=cut))
         events.append(TurnEnded(final.status, ADAPTER.turn_status(final)))
         return events
 
