@@ -115,9 +115,13 @@ def test_replayed_turn_keeps_every_item_with_defined_keys_only() -> None:
 
 
 def test_model_dump_form_replays_with_defined_keys_only() -> None:
-    """A response's `model_dump()` (None everywhere, "async_") replays cleanly too."""
-    response = sdk_response(response_json(reasoning(), message(), function_call()))
-    replayed = assistant_messages(response.model_dump(), "responses")
+    """A response's `model_dump()` (None everywhere, "async_") replays cleanly too:
+    `"async_": False` goes back as `"async": False`."""
+    call = {**function_call(), "async": False}
+    response = sdk_response(response_json(reasoning(), message(), call))
+    dumped = response.model_dump()
+    assert dumped["output"][2]["async_"] is False
+    replayed = assistant_messages(dumped, "responses")
     assert [undefined_keys(item) for item in replayed] == [[], [], []]
     assert replayed[2] == {
         "type": "function_call",
@@ -126,6 +130,7 @@ def test_model_dump_form_replays_with_defined_keys_only() -> None:
         "name": "get_weather",
         "arguments": '{"city": "Paris"}',
         "status": "completed",
+        "async": False,
         "caller": None,
     }
     assert dict(replayed[0])["encrypted_content"] == "enc-1"
