@@ -33,7 +33,6 @@ def test_split_body_holds_back_cut_escapes(text: str, expected: tuple[str, str])
 
 
 def test_split_body_refuses_what_is_not_more_of_the_body() -> None:
-    """A closing quote, an invalid escape, a control character or a lone surrogate sends
-    the fragment to the scanner's general path (`None`)."""
+    """A closing quote, bad escape, control character or lone surrogate returns `None`."""
     texts = ['ab"', "a\\x", "a\\u12g4", "a\nb", "\\ud800x", "\\udc00", "\\ud83d\\n", "\ud800"]
     assert {text: split_body(text) for text in texts} == dict.fromkeys(texts)

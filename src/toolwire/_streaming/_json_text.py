@@ -1,8 +1,9 @@
 """Regular expressions and decoders for JSON text that arrives cut at arbitrary points.
 
 The grammar is RFC 8259's, with one deliberate restriction that matches pydantic's
-parser: a `\\u` escape of a surrogate must be a high surrogate immediately followed by
-a low one (lone surrogates cannot be encoded as UTF-8, and pydantic rejects them).
+parser: no lone surrogates. A `\\u` escape of a surrogate must be a high surrogate
+immediately followed by a low one, and a raw surrogate code point is not a character at
+all (neither can be encoded as UTF-8; pydantic rejects both).
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ SCALAR_PREFIX = re.compile(
 """The start of a JSON number or literal (which more characters may complete)."""
 
 _scan_string: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
-"""CPython's C string decoder (what `json.loads` runs on every string), about three times
-faster on short bodies than a `json.loads` round trip."""
+"""The C string decoder `json.loads` runs on every string (a long-standing attribute of
+`json.decoder` that typeshed leaves out, hence `getattr`); about three times faster on a
+short body than a `json.loads` round trip."""
 
 
 def decode_body(body: str) -> str:

@@ -15,12 +15,14 @@ shows a retry path. See each class for details.
 
 from __future__ import annotations
 
+from ._check import check_history
 from ._fake import FakeCall, FakeReply
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
 
 __all__ = [
+    "check_history",
     "FakeCall",
     "FakeOpenAI",
     "FakeReply",
