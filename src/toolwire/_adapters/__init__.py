@@ -53,7 +53,18 @@ _RESPONSES_ITEM_TYPES = frozenset(
         "image_generation_call",
         "apply_patch_call",
         "tool_search_call",
+        "tool_search_output",
         "compaction",
+        "program",
+        "program_output",
+        "additional_tools",
+        "function_call_output",
+        "custom_tool_call_output",
+        "computer_call_output",
+        "local_shell_call_output",
+        "shell_call_output",
+        "apply_patch_call_output",
+        "mcp_approval_response",
     }
 )
 _ANTHROPIC_BLOCK_TYPES = frozenset(

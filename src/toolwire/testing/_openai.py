@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import httpx2
 
 from .._adapters.openai_chat.fake import ChatCodec
-from ._fake import FakeReply, FakeServer
+from .._adapters.openai_responses.fake import ResponsesCodec
+from ._fake import FakeCodec, FakeReply, FakeServer
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -38,7 +39,8 @@ class FakeOpenAI:
         self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
     ) -> None:
         self.server = FakeServer(
-            [ChatCodec(), *_responses_codec()],
+            # FakeCodec.api is a mutable protocol member, so Literal-typed codecs need a cast.
+            cast("list[FakeCodec]", [ChatCodec(), ResponsesCodec()]),
             script=script,
             invalid_arguments_first=invalid_arguments_first,
         )
@@ -75,11 +77,3 @@ class FakeOpenAI:
             max_retries=0,
             **options,
         )
-
-
-def _responses_codec() -> list[Any]:
-    try:
-        from .._adapters.openai_responses.fake import ResponsesCodec
-    except ModuleNotFoundError:
-        return []
-    return [ResponsesCodec()]

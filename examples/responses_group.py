@@ -1,0 +1,98 @@
+"""A tool group on Responses: context in, context out, errors the model can fix, and
+turns chained on the server with previous_response_id (only the new items are sent)."""
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+from openai import OpenAI
+from openai.types.responses import ResponseInputItemParam
+
+from toolwire.core import (
+    BaseFunctionToolModel,
+    ErrorForLLMToSee,
+    HandlerResult,
+    ToolGroup,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeOpenAI
+
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+
+
+@dataclass
+class Services:
+    """What the loop hands every handler (context in): stand-ins for real clients."""
+
+    prices: dict[str, float] = field(default_factory=lambda: {"AAPL": 231.5, "MSFT": 508.2})
+
+    def temperature(self, city: str) -> int:
+        return 12 + sum(map(ord, city)) % 20
+
+
+class GetWeather(BaseFunctionToolModel[Services, int]):
+    """Get the current temperature in a city."""
+
+    model_tool_custom_name = "get_weather"
+
+    city: str
+    """The city, e.g. Austin."""
+    unit: Literal["celsius", "fahrenheit"] = "celsius"
+
+    def model_tool_handler(self, context: Services) -> tuple[str, int]:
+        celsius = context.temperature(self.city)
+        shown = celsius if self.unit == "celsius" else round(celsius * 9 / 5 + 32)
+        return f"{shown} degrees {self.unit} in {self.city}.", 1  # 1 API credit used
+
+
+class GetStockPrice(BaseFunctionToolModel[Services, int]):
+    """Get the latest price of a stock."""
+
+    model_tool_custom_name = "get_stock_price"
+
+    ticker: str
+
+    def model_tool_handler(self, context: Services) -> HandlerResult[int]:
+        price = context.prices.get(self.ticker.upper())
+        if price is None:
+            known = ", ".join(context.prices)
+            raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+
+
+tools = ToolGroup.from_list([GetWeather, GetStockPrice])
+
+
+def main() -> None:
+    services = Services()
+    credits_used = 0
+    new_items: list[ResponseInputItemParam] = [
+        {"role": "user", "content": "What's the weather in Austin, and Apple's stock price?"}
+    ]
+    previous_id: str | None = None
+    while True:
+        # The server keeps the earlier turns: send only what is new since `previous_id`.
+        response = client.responses.create(
+            model="gpt-4.1",
+            input=new_items,
+            previous_response_id=previous_id,
+            tools=tools.tool_definitions("responses"),
+        )
+        previous_id = response.id
+        if turn_status(response, "responses") != "tool_calls":
+            print(f"Answer: {response.output_text}")
+            break
+        results = tools.run_tool_calls(response, services)
+        for result in results:
+            if result.fail_reason is None:
+                credits_used += result.context  # typed: int, from the handler
+                print(f"{result.name} -> {result.result_content}")
+            else:
+                print(f"{result.name} failed ({result.fail_reason}): {result.result_content}")
+        new_items = tool_result_messages(results, "responses")
+    print(f"Credits used: {credits_used}")
+
+
+if __name__ == "__main__":
+    main()

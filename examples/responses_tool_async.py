@@ -1,0 +1,58 @@
+"""One async tool, Responses: the same loop as responses_tool.py, awaited."""
+
+import asyncio
+import os
+
+from openai import AsyncOpenAI
+from openai.types.responses import ResponseInputItemParam
+
+from toolwire.aio import (
+    BaseFunctionToolModel,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeOpenAI
+
+client = AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().async_client()
+
+
+class say_hello(BaseFunctionToolModel[None, None]):
+    """Say hello to a person."""
+
+    name: str
+    """Who to greet."""
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        await asyncio.sleep(0)  # e.g. an HTTP call
+        return f"Message delivered to {self.name}.", None
+
+
+async def main() -> None:
+    history: list[ResponseInputItemParam] = [
+        {"role": "user", "content": "Please say hello to Kate and to John for me."}
+    ]
+    while True:
+        response = await client.responses.create(
+            model="gpt-4.1",
+            input=history,
+            tools=[say_hello.model_tool_definition("responses")],
+        )
+        history.extend(assistant_messages(response, "responses"))
+        status = turn_status(response, "responses")
+        if status == "truncated":
+            raise RuntimeError("The turn hit max_output_tokens; raise the limit and retry.")
+        if status != "tool_calls":
+            print(f"[{status}] {response.output_text}")
+            break
+        calls = [item for item in response.output if item.type == "function_call"]
+        results = await asyncio.gather(
+            *(say_hello.model_tool_run_tool_call(call, None) for call in calls)
+        )
+        for result in results:
+            print(f"{result.name}({result.call_id}) -> {result.result_content}")
+        history.extend(tool_result_messages(results, "responses"))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,419 @@
+"""The offline fake's Responses endpoint (`POST /responses`).
+
+It reads `tools`, `text.format`, `tool_choice` and `input` (a string is one user
+message), answers like the live API (a JSON `Response`, or its SSE events when
+`stream: true`) and keeps every response it sent, so `previous_response_id` works:
+the stored turn's input and output come before the new input, and the history rules
+run on the whole. An unknown `previous_response_id` is rejected (HTTP 400), as is a
+reasoning item whose `encrypted_content` differs from the one the fake sent.
+
+Replies: `FakeReply.thinking` becomes a reasoning item (summary text and a
+deterministic `encrypted_content`), then the text as a message (a refusal part with
+`stop="refusal"`), then one `function_call` item per call (`custom_tool_call` when
+the request offered a custom tool of that name). `stop="length"` answers
+`status: "incomplete"` with reason `max_output_tokens`; the last call is then cut: a
+function call whose arguments are not complete JSON gets status `incomplete`, and a
+custom call (whose items have no status) is cut by being the last output item of an
+incomplete response. Ids are
+deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
+`ctc_fake<n>`, and `call_<n>` for call ids.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from dataclasses import field as dataclass_field
+from typing import Any, Literal, cast
+
+import httpx2
+
+from ...testing._fake import (
+    FakeReply,
+    FakeRequest,
+    FakeServer,
+    FakeTool,
+    RejectedRequest,
+    arguments_text,
+    split_text,
+    sse,
+)
+from ...testing._rules import HistoryProblem, field, text_field
+from ...testing._rules_responses import responses_history_problems
+from ..openai_chat.fake import CREATED, openai_error
+
+__all__ = ["ResponsesCodec"]
+
+_OUTPUTS = ("function_call_output", "custom_tool_call_output")
+_CALLS = ("function_call", "custom_tool_call")
+
+
+@dataclass(slots=True)
+class _Store:
+    """What the fake remembers between requests (in `server.state["responses"]`)."""
+
+    turns: dict[str, tuple[list[Any], list[Any]]] = dataclass_field(
+        default_factory=dict[str, tuple[list[Any], list[Any]]]
+    )
+    """Response id -> (the whole input it answered, its output items)."""
+    reasoning: dict[str, str] = dataclass_field(default_factory=dict[str, str])
+    """Reasoning item id -> the encrypted_content sent with it."""
+
+
+class ResponsesCodec:
+    """Reads Responses requests, answers them as the live API would (JSON or SSE)."""
+
+    api: Literal["responses"] = "responses"
+
+    def handles(self, method: str, path: str) -> bool:
+        return method == "POST" and path.endswith("/responses")
+
+    def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
+        store = _store(server)
+        previous = _previous_items(body, store)
+        if previous is None:
+            return []  # read() rejects the unknown previous_response_id
+        items = [*previous, *_input(body)]
+        problems = responses_history_problems(items)
+        for index in range(len(previous), len(items)):
+            problem = _reasoning_problem(index, items[index], store)
+            if problem is not None:
+                problems.append(problem)
+        if previous and problems:
+            note = f"(positions count the {len(previous)} items of previous_response_id first) "
+            problems = [HistoryProblem(p.index, note + p.message) for p in problems]
+        return sorted(problems, key=lambda p: p.index)
+
+    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+        previous = _previous_items(body, _store(server))
+        if previous is None:
+            raise RejectedRequest(
+                f"Previous response with id {body.get('previous_response_id')!r} not found. "
+                "Pass the id of a response this client created (and did not create with "
+                "store=false)."
+            )
+        items = [*previous, *_input(body)]
+        tools: list[FakeTool] = []
+        for tool in _list(body.get("tools")):
+            kind = field(tool, "type")
+            if kind == "function":
+                tools.append(
+                    FakeTool(
+                        text_field(tool, "name"),
+                        "function",
+                        field(tool, "parameters"),
+                        bool(field(tool, "strict")),
+                    )
+                )
+            elif kind == "custom":
+                tools.append(FakeTool(text_field(tool, "name"), "custom", None, False))
+        request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
+        request.tool_choice_none = body.get("tool_choice") == "none"
+        fmt = field(body.get("text"), "format")
+        if field(fmt, "type") == "json_schema":
+            request.output_schema = field(fmt, "schema") or {}
+            request.output_strict = bool(field(fmt, "strict"))
+        request.rounds = _rounds_since_user(items)
+        request.assistant_turns = _model_turns(items)
+        trailing: list[str] = []
+        for item in reversed(items):
+            if text_field(item, "type") not in _OUTPUTS:
+                break
+            trailing.append(_text(field(item, "output")))
+        request.results = trailing[::-1]
+        return request
+
+    def render(
+        self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
+    ) -> httpx2.Response:
+        store = _store(server)
+        response_id = f"resp_fake{server.next_id()}"
+        output = _output_items(reply, request, server, response_id)
+        for item in output:
+            if item["type"] == "reasoning":
+                store.reasoning[item["id"]] = item["encrypted_content"]
+        previous = _previous_items(body, store) or []
+        if body.get("store") is not False:
+            store.turns[response_id] = ([*previous, *_input(body)], output)
+        response = _response(response_id, body, output, reply.stop == "length")
+        if not request.stream:
+            return httpx2.Response(200, json=response)
+        return httpx2.Response(
+            200, content=sse(_events(response)), headers={"content-type": "text/event-stream"}
+        )
+
+    def error(self, status: int, message: str) -> httpx2.Response:
+        return openai_error(status, message)
+
+
+def _store(server: FakeServer) -> _Store:
+    store = server.state.get("responses")
+    if not isinstance(store, _Store):
+        store = server.state["responses"] = _Store()
+    return store
+
+
+def _previous_items(body: Mapping[str, Any], store: _Store) -> list[Any] | None:
+    """The stored items `previous_response_id` stands for ([] without one, None when
+    unknown)."""
+    previous_id = body.get("previous_response_id")
+    if not previous_id:
+        return []
+    turn = store.turns.get(str(previous_id))
+    if turn is None:
+        return None
+    return [*turn[0], *turn[1]]
+
+
+def _input(body: Mapping[str, Any]) -> list[Any]:
+    value = body.get("input")
+    if isinstance(value, str):
+        return [{"role": "user", "content": value}]
+    return _list(value)
+
+
+def _reasoning_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
+    if text_field(item, "type") != "reasoning":
+        return None
+    sent = store.reasoning.get(text_field(item, "id"))
+    received = field(item, "encrypted_content")
+    if sent is None or received is None or received == sent:
+        return None
+    return HistoryProblem(
+        index,
+        f"input[{index}] (reasoning {text_field(item, 'id')!r}) carries an encrypted_content "
+        "that differs from the one the API sent, so it cannot be verified; replay reasoning "
+        "items unchanged",
+    )
+
+
+def _is_user_turn(item: Any) -> bool:
+    return field(item, "role") in ("user", "system", "developer") and text_field(item, "type") in (
+        "",
+        "message",
+    )
+
+
+def _rounds_since_user(items: list[Any]) -> int:
+    """Groups of calls since the last user message (a group ends at an output)."""
+    last_user = max((i for i, item in enumerate(items) if _is_user_turn(item)), default=-1)
+    rounds, in_calls = 0, False
+    for item in items[last_user + 1 :]:
+        kind = text_field(item, "type")
+        if kind in _CALLS:
+            rounds += 0 if in_calls else 1
+            in_calls = True
+        elif kind in _OUTPUTS:
+            in_calls = False
+    return rounds
+
+
+def _model_turns(items: list[Any]) -> int:
+    """Runs of model items (assistant messages, reasoning, calls) in the history."""
+    turns, in_turn = 0, False
+    for item in items:
+        kind = text_field(item, "type")
+        is_model = kind in (*_CALLS, "reasoning") or field(item, "role") == "assistant"
+        turns += 1 if is_model and not in_turn else 0
+        in_turn = is_model
+    return turns
+
+
+def _output_items(
+    reply: FakeReply, request: FakeRequest, server: FakeServer, response_id: str
+) -> list[dict[str, Any]]:
+    items: list[dict[str, Any]] = []
+    if reply.thinking is not None:
+        item_id = f"rs_fake{server.next_id()}"
+        digest = hashlib.sha256(f"{response_id}:{item_id}:{reply.thinking}".encode()).hexdigest()
+        items.append(
+            {
+                "id": item_id,
+                "type": "reasoning",
+                "summary": [{"type": "summary_text", "text": reply.thinking}],
+                "encrypted_content": f"fake_encrypted_{digest}",
+            }
+        )
+    cut = reply.stop == "length"
+    if reply.text is not None:
+        if reply.stop == "refusal":
+            part: dict[str, Any] = {"type": "refusal", "refusal": reply.text}
+        else:
+            part = {"type": "output_text", "text": reply.text, "annotations": [], "logprobs": []}
+        items.append(
+            {
+                "id": f"msg_fake{server.next_id()}",
+                "type": "message",
+                "role": "assistant",
+                "status": "incomplete" if cut and not reply.calls else "completed",
+                "content": [part],
+            }
+        )
+    custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
+    for position, call in enumerate(reply.calls):
+        number = server.next_id()
+        text = arguments_text(call)
+        custom = call.name in custom_tools
+        last_cut = cut and position == len(reply.calls) - 1 and not _is_json(text)
+        item: dict[str, Any] = {
+            "id": f"{'ctc' if custom else 'fc'}_fake{number}",
+            "type": "custom_tool_call" if custom else "function_call",
+            "call_id": call.id or f"call_{number}",
+            "name": call.name,
+            ("input" if custom else "arguments"): text,
+        }
+        if not custom:  # custom tool call items have no status
+            item["status"] = "incomplete" if last_cut else "completed"
+        items.append(item)
+    return items
+
+
+def _response(
+    response_id: str, body: Mapping[str, Any], output: list[dict[str, Any]], cut: bool
+) -> dict[str, Any]:
+    fmt = field(body.get("text"), "format") or {"type": "text"}
+    return {
+        "id": response_id,
+        "object": "response",
+        "created_at": CREATED,
+        "status": "incomplete" if cut else "completed",
+        "completed_at": None if cut else CREATED + 1,
+        "error": None,
+        "incomplete_details": {"reason": "max_output_tokens"} if cut else None,
+        "instructions": body.get("instructions"),
+        "max_output_tokens": body.get("max_output_tokens"),
+        "metadata": body.get("metadata") or {},
+        "model": str(body.get("model") or "fake-model"),
+        "output": output,
+        "parallel_tool_calls": body.get("parallel_tool_calls") is not False,
+        "previous_response_id": body.get("previous_response_id"),
+        "store": body.get("store") is not False,
+        "temperature": 1.0,
+        "text": {"format": fmt},
+        "tool_choice": body.get("tool_choice") or "auto",
+        "tools": _list(body.get("tools")),
+        "top_p": 1.0,
+        "truncation": "disabled",
+        "usage": {
+            "input_tokens": 10,
+            "input_tokens_details": {"cached_tokens": 0},
+            "output_tokens": 10,
+            "output_tokens_details": {"reasoning_tokens": 0},
+            "total_tokens": 20,
+        },
+    }
+
+
+def _events(response: dict[str, Any]) -> list[tuple[str | None, Any]]:
+    """The SSE events of `response`, in the live API's order."""
+    events: list[dict[str, Any]] = []
+
+    def emit(kind: str, **data: Any) -> None:
+        events.append({"type": kind, **data, "sequence_number": len(events)})
+
+    started: dict[str, Any] = {
+        **response,
+        "status": "in_progress",
+        "completed_at": None,
+        "incomplete_details": None,
+        "output": [],
+        "usage": None,
+    }
+    emit("response.created", response=started)
+    emit("response.in_progress", response=started)
+    for index, item in enumerate(response["output"]):
+        _item_events(index, item, emit)
+    terminal = "response.incomplete" if response["status"] == "incomplete" else "response.completed"
+    emit(terminal, response=response)
+    return [(event["type"], event) for event in events]
+
+
+def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
+    kind, item_id = item["type"], item["id"]
+    at = {"item_id": item_id, "output_index": index}
+    if kind == "reasoning":
+        emit(
+            "response.output_item.added",
+            output_index=index,
+            item={**item, "summary": [], "encrypted_content": None},
+        )
+        for number, part in enumerate(item["summary"]):
+            empty = {"type": "summary_text", "text": ""}
+            emit("response.reasoning_summary_part.added", **at, summary_index=number, part=empty)
+            for piece in split_text(part["text"]):
+                emit(
+                    "response.reasoning_summary_text.delta", **at, summary_index=number, delta=piece
+                )
+            emit(
+                "response.reasoning_summary_text.done",
+                **at,
+                summary_index=number,
+                text=part["text"],
+            )
+            emit("response.reasoning_summary_part.done", **at, summary_index=number, part=part)
+    elif kind == "message":
+        emit(
+            "response.output_item.added",
+            output_index=index,
+            item={**item, "status": "in_progress", "content": []},
+        )
+        for number, part in enumerate(item["content"]):
+            refusal = part["type"] == "refusal"
+            text = part["refusal"] if refusal else part["text"]
+            empty = {**part, ("refusal" if refusal else "text"): ""}
+            emit("response.content_part.added", **at, content_index=number, part=empty)
+            for piece in split_text(text):
+                if refusal:
+                    emit("response.refusal.delta", **at, content_index=number, delta=piece)
+                else:
+                    emit(
+                        "response.output_text.delta",
+                        **at,
+                        content_index=number,
+                        delta=piece,
+                        logprobs=[],
+                    )
+            if refusal:
+                emit("response.refusal.done", **at, content_index=number, refusal=text)
+            else:
+                emit(
+                    "response.output_text.done", **at, content_index=number, text=text, logprobs=[]
+                )
+            emit("response.content_part.done", **at, content_index=number, part=part)
+    else:
+        custom = kind == "custom_tool_call"
+        key = "input" if custom else "arguments"
+        event = "response.custom_tool_call_input" if custom else "response.function_call_arguments"
+        emit(
+            "response.output_item.added",
+            output_index=index,
+            item={**item, key: ""} if custom else {**item, key: "", "status": "in_progress"},
+        )
+        for piece in split_text(item[key], 16) if item[key] else []:
+            emit(f"{event}.delta", **at, delta=piece)
+        if item.get("status") != "incomplete":
+            emit(f"{event}.done", **at, **{key: item[key]})
+    emit("response.output_item.done", output_index=index, item=item)
+
+
+def _is_json(text: str) -> bool:
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _list(value: Any) -> list[Any]:
+    if isinstance(value, list | tuple):
+        return list(cast("list[Any] | tuple[Any, ...]", value))
+    return []
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, str):
+        return content
+    parts = [field(p, "text") for p in _list(content)]
+    return "".join(p for p in parts if isinstance(p, str))

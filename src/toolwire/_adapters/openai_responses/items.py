@@ -1,0 +1,100 @@
+"""Which Responses output items are calls toolwire runs, which are client-side calls
+it must not skip silently, and which it can ignore. No SDK import."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._base import field
+
+__all__ = ["CALL_KINDS", "ClientCall", "client_call", "unhandled_message"]
+
+CALL_KINDS: dict[str, str] = {"function_call": "function", "custom_tool_call": "custom"}
+"""Item type -> `StandardToolCall.type`, for the calls toolwire runs."""
+
+_CLIENT_CALL_ANSWERS: dict[str, str] = {
+    "computer_call": "computer_call_output",
+    "local_shell_call": "local_shell_call_output",
+    "shell_call": "shell_call_output",
+    "apply_patch_call": "apply_patch_call_output",
+    "mcp_approval_request": "mcp_approval_response",
+    "tool_search_call": "tool_search_output",
+}
+"""Client-side calls of the SDK's `ResponseOutputItem` union, and the item answering each."""
+
+_NOT_CALLS = frozenset(
+    {
+        "message",
+        "reasoning",
+        "compaction",
+        "additional_tools",
+        "program",  # programmatic tool calling: the server runs the program
+        "program_output",
+        "web_search_call",
+        "file_search_call",
+        "code_interpreter_call",
+        "image_generation_call",
+        "mcp_call",
+        "mcp_list_tools",
+        "mcp_approval_response",
+        "function_call_output",
+        "custom_tool_call_output",
+        "computer_call_output",
+        "local_shell_call_output",
+        "shell_call_output",
+        "apply_patch_call_output",
+        "tool_search_output",
+        "item_reference",
+    }
+)
+"""Items with nothing for the client to run: text, reasoning, server-side tool calls
+(the server ran them) and outputs."""
+
+
+class ClientCall:
+    """A client-side call toolwire does not run, as named in the error."""
+
+    __slots__ = ("answer", "call_id", "kind")
+
+    def __init__(self, kind: str, call_id: str, answer: str) -> None:
+        self.kind = kind
+        self.call_id = call_id
+        self.answer = answer
+
+    def __repr__(self) -> str:
+        return f"{self.kind} {self.call_id!r}"
+
+
+def client_call(kind: str, item: Any) -> ClientCall | None:
+    """The client-side call `item` is, or None when the client has nothing to run.
+
+    Server-run variants are not client calls: a `tool_search_call` with
+    `execution="server"` and a `shell_call` running in a hosted container. An item
+    type toolwire does not know is a client call when it carries a `call_id` and is
+    not an output (the developer enabled a tool this version does not describe).
+    """
+    if kind in _NOT_CALLS:
+        return None
+    answer = _CLIENT_CALL_ANSWERS.get(kind)
+    if answer is None:
+        call_id = field(item, "call_id")
+        if not call_id or kind.endswith("_output"):
+            return None
+        return ClientCall(kind, str(call_id), f"{kind}_output")
+    if kind == "tool_search_call" and field(item, "execution") != "client":
+        return None
+    if kind == "shell_call" and field(field(item, "environment"), "type") == "container_reference":
+        return None
+    call_id = field(item, "call_id") or field(item, "id") or "(no id)"
+    return ClientCall(kind, str(call_id), answer)
+
+
+def unhandled_message(calls: list[ClientCall]) -> str:
+    """What `UnhandledCallsError` says: which calls, and what to do about them."""
+    listed = ", ".join(repr(call) for call in calls)
+    answers = sorted({f"a {call.answer} for each {call.kind}" for call in calls})
+    return (
+        f"This response holds client-side calls toolwire does not run: {listed}. Handle "
+        f"them first (the next request needs {' and '.join(answers)}), then pass "
+        'other_calls="ignore" to run the function and custom tool calls with toolwire.'
+    )

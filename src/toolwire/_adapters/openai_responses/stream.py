@@ -1,0 +1,211 @@
+"""Responses stream folding: `ResponseStreamEvent`s in, events and a `Response` out.
+
+What each event becomes:
+
+- `response.output_item.added` with a `function_call` / `custom_tool_call` item:
+  `ToolCallStarted` (id: the item's `call_id`; `provider_index`: its `output_index`,
+  which counts every output item, reasoning and messages included).
+- `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
+  `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
+- `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
+  arguments, or `ToolCallTruncated` when its status is `incomplete`. An item whose
+  status does not settle it (none, as custom tool calls have; or `in_progress`) is
+  decided as the adapter's truncation rule decides it in the final response: when the
+  next output item starts (no status: complete) or at the terminal event (cut if the
+  response stopped early).
+- `response.output_text.delta`: `TextDelta`; reasoning summary and reasoning text
+  deltas: `ReasoningDelta`.
+- `response.completed` / `.incomplete` / `.failed`: `TurnEnded(stop_reason=<the
+  response's status>, status=<turn_status>)`, after a `ToolCallTruncated` for any call
+  that never got its `output_item.done`, and a start and an end for any call only the
+  terminal event carried. So every call of the final response is reported once, the
+  way `run_tool_calls` will treat it.
+
+The final response is the terminal event's `Response`, with its output taken from the
+`output_item.done` items when the terminal event carries none (some backends send
+`output: null` or `[]`), and with the `output_item.done` copy of each reasoning item:
+its `encrypted_content` is the one the API accepted back in recorded traffic (the
+copies differ). There is no `[DONE]` sentinel in Responses: a stream without a
+terminal event was cut, and `final_response()` says so.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..._call import StandardToolCall
+from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
+from ..._streaming._tracker import CallTracker
+from ...exceptions import StreamIncompleteError
+from .adapter import ADAPTER, STOPPED_EARLY, is_cut
+from .items import CALL_KINDS
+
+if TYPE_CHECKING:
+    from openai.types.responses import Response
+
+__all__ = ["ResponsesStreamAccumulator"]
+
+_TERMINAL = frozenset({"response.completed", "response.incomplete", "response.failed"})
+_ARGUMENT_DELTAS = frozenset(
+    {"response.function_call_arguments.delta", "response.custom_tool_call_input.delta"}
+)
+_REASONING_DELTAS = frozenset(
+    {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
+)
+_STARTED = frozenset({"response.created", "response.in_progress", "response.queued"})
+
+
+class ResponsesStreamAccumulator:
+    """Folds one streamed Responses turn."""
+
+    def __init__(self) -> None:
+        self._tracker = CallTracker()
+        self._index_of_item: dict[str, int] = {}
+        self._done: dict[int, Any] = {}
+        self._started: set[int] = set()
+        self._finished: set[int] = set()
+        self._pending: dict[int, Any] = {}
+        """Calls whose output_item.done did not settle them, by output index."""
+        self._final: Response | None = None
+        self._error: str | None = None
+
+    def completed_calls(self) -> list[StandardToolCall]:
+        return list(self._tracker.completed)
+
+    def feed(self, item: object) -> list[StreamEvent]:
+        event: Any = item
+        kind = getattr(event, "type", None)
+        if kind in _ARGUMENT_DELTAS:
+            key = self._key(event)
+            if key is not None and key in self._tracker:
+                delta = self._tracker.add(key, event.delta)
+                if delta is not None:
+                    return [delta]
+            return []
+        if kind == "response.output_text.delta":
+            return [TextDelta(event.delta)] if event.delta else []
+        if kind in _REASONING_DELTAS:
+            return [ReasoningDelta(event.delta)] if event.delta else []
+        if kind == "response.output_item.added":
+            return self._added(event.output_index, event.item)
+        if kind == "response.output_item.done":
+            return self._item_done(event.output_index, event.item)
+        if kind in _TERMINAL:
+            return self._ended(event.response)
+        if kind in _STARTED:
+            self._tracker.response_id = event.response.id
+        elif kind == "error":
+            self._error = f"{getattr(event, 'code', None) or 'error'}: {event.message}"
+        return []
+
+    def _key(self, event: Any) -> int | None:
+        index = getattr(event, "output_index", None)
+        if index is None:
+            return self._index_of_item.get(getattr(event, "item_id", None) or "")
+        return index
+
+    def _start(self, index: int, item: Any) -> list[StreamEvent]:
+        self._started.add(index)
+        call_kind = CALL_KINDS[item.type]
+        if item.id:
+            self._index_of_item[item.id] = index
+        started = self._tracker.start(
+            index,
+            provider_index=index,
+            call_id=item.call_id,
+            name=item.name,
+            kind="custom" if call_kind == "custom" else "function",
+        )
+        events: list[StreamEvent] = [started]
+        first = item.input if call_kind == "custom" else item.arguments
+        if first:  # a backend that sends the whole call at once
+            delta = self._tracker.add(index, first)
+            if delta is not None:
+                events.append(delta)
+        return events
+
+    def _added(self, index: int, item: Any) -> list[StreamEvent]:
+        events = self._settle_before(index)
+        if item.type in CALL_KINDS and index not in self._started:
+            events += self._start(index, item)
+        return events
+
+    def _settle_before(self, index: int) -> list[StreamEvent]:
+        """Complete the status-less calls before `index`: a later item exists, so they
+        were not the last item of the turn, and they are whole."""
+        events: list[StreamEvent] = []
+        for key, pending in list(self._pending.items()):
+            if key < index and getattr(pending, "status", None) is None:
+                del self._pending[key]
+                events.append(self._finish(key, pending, truncated=False))
+        return events
+
+    def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
+        final = item.input if item.type == "custom_tool_call" else item.arguments
+        return self._tracker.finish(index, truncated=truncated, arguments=final or "")
+
+    def _item_done(self, index: int, item: Any) -> list[StreamEvent]:
+        self._done[index] = item
+        events = self._settle_before(index)
+        if item.type not in CALL_KINDS or index in self._finished:
+            return events
+        self._finished.add(index)
+        if index not in self._started:
+            events += self._start(index, item)
+        status = getattr(item, "status", None)
+        if status in ("completed", "incomplete"):
+            events.append(self._finish(index, item, truncated=status == "incomplete"))
+        else:
+            self._pending[index] = item
+        return events
+
+    def _ended(self, response: Any) -> list[StreamEvent]:
+        self._tracker.response_id = response.id
+        events: list[StreamEvent] = []
+        stopped_early = response.status in STOPPED_EARLY
+        for key, pending in self._pending.items():
+            events.append(self._finish(key, pending, truncated=stopped_early))
+        self._pending.clear()
+        for key in self._tracker.open_keys():
+            events.append(self._tracker.finish(key, truncated=True))
+        final = self._final = self._with_done_items(response)
+        last = len(final.output) - 1
+        for position, item in enumerate(final.output):
+            if item.type in CALL_KINDS and position not in self._started:
+                # Only the terminal event carried this call: report it all at once.
+                events += self._start(position, item)
+                cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
+                events.append(self._finish(position, item, truncated=cut))
+        events.append(TurnEnded(final.status, ADAPTER.turn_status(final)))
+        return events
+
+    def _with_done_items(self, response: Response) -> Response:
+        """The terminal response, its output filled from (or its reasoning items
+        replaced by) the `output_item.done` items."""
+        done = self._done
+        if not done:
+            return response
+        if not response.output:
+            return response.model_copy(update={"output": [done[i] for i in sorted(done)]})
+        by_id = {item.id: item for item in done.values() if item.type == "reasoning"}
+        output = list(response.output)
+        changed = False
+        for position, item in enumerate(output):
+            if item.type != "reasoning":
+                continue
+            replacement = by_id.get(item.id) or done.get(position)
+            if replacement is not None and replacement.type == "reasoning":
+                output[position] = replacement
+                changed = True
+        return response.model_copy(update={"output": output}) if changed else response
+
+    def final_response(self) -> Response:
+        if self._final is None:
+            reported = f" The stream reported an error ({self._error})." if self._error else ""
+            raise StreamIncompleteError(
+                "The stream ended without response.completed, response.incomplete or "
+                "response.failed, so the turn was cut off (a dropped connection, a timeout, "
+                f"or the loop stopped reading).{reported} Its partial content is not a "
+                "response; send the request again."
+            )
+        return self._final
