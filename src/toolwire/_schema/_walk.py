@@ -1,0 +1,1087 @@
+"""The one schema walker: applies a `Profile` to a JSON schema and records every change.
+
+It builds a new schema (the input is never touched), keyword by keyword in the input's order,
+so a schema the API takes as is comes out equal to the input. Definitions (``$defs``) are
+compiled once, on first use; their changes are recorded relative to the definition and expanded
+at every place the definition is used, so the report names field paths from the root
+(``inner.weight``), not ``$defs`` paths. Errors name the path of the first use.
+"""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from toolwire.exceptions import SchemaError
+
+from ._profile import Profile
+from ._report import SchemaAction, SchemaChange
+from ._shapes import (
+    PAIR_KEY,
+    PAIR_VALUE,
+    Json,
+    JsonMap,
+    accepts_null,
+    as_list,
+    as_map,
+    def_name,
+    dict_value_schema,
+    is_dict_schema,
+    is_map,
+    join_path,
+    reachable_defs,
+    refs_in,
+    tuple_key,
+)
+from ._words import compose_description, constraint_phrase, json_text
+
+__all__ = ["Walker"]
+
+_NULL: dict[str, Json] = {"type": "null"}
+_MISSING: Any = object()
+
+ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$comment",
+        "$schema",
+        "$id",
+        "$anchor",
+        "contentEncoding",
+        "contentMediaType",
+    }
+)
+"""Keywords that describe a value without restricting it."""
+
+_CONSTRAINTS = frozenset(
+    {
+        "minLength",
+        "maxLength",
+        "pattern",
+        "format",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minProperties",
+        "maxProperties",
+        "propertyNames",
+        "patternProperties",
+    }
+)
+"""Keywords that restrict a value and can be spelled out in words."""
+
+_TYPED = ("type", "anyOf", "oneOf", "allOf", "enum", "const", "$ref")
+
+_BY_TYPE: dict[str, frozenset[str]] = {
+    "object": frozenset(
+        {
+            "properties",
+            "required",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+        }
+    ),
+    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
+    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
+    "number": frozenset(
+        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
+    ),
+}
+_BY_TYPE["integer"] = _BY_TYPE["number"]
+
+
+class _RefSite(NamedTuple):
+    """A place where a definition is used: its changes are reported under `path`.
+
+    `branch` marks a union branch: the path cannot tell branches apart, so each expanded
+    change's detail names the branch's model.
+    """
+
+    path: str
+    name: str
+    branch: bool = False
+
+
+_Event = SchemaChange | _RefSite
+
+
+class _Notes:
+    """What a node's description gains: constraints in words, then notes."""
+
+    __slots__ = ("constraints", "notes")
+
+    def __init__(self) -> None:
+        self.constraints: list[str] = []
+        self.notes: list[str] = []
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _single_value(schema: JsonMap) -> Any:
+    """The only value a schema allows (``const`` or a one-value ``enum``), else _MISSING."""
+    if "const" in schema:
+        return schema["const"]
+    values = as_list(schema.get("enum"))
+    return values[0] if len(values) == 1 else _MISSING
+
+
+class Walker:
+    """Compiles one schema under one profile. Single use: make one per compilation."""
+
+    def __init__(self, profile: Profile, defs: JsonMap, *, custom: bool) -> None:
+        self.profile = profile
+        self.defs = defs
+        self.custom = custom
+        self._compiled: dict[str, Json] = {}
+        self._def_events: dict[str, list[_Event]] = {}
+        self._in_progress: set[str] = set()
+        self._referenced: set[str] = set()
+        self._prefix = ""
+        self._reach = reachable_defs(defs) if profile.recursion_only_optional else {}
+
+    # ------------------------------------------------------------------ results
+
+    def defs_out(self) -> dict[str, Json]:
+        """The compiled definitions still referenced by the output, in the input's order."""
+        return {
+            name: self._compiled[name]
+            for name in self.defs
+            if name in self._referenced and name in self._compiled
+        }
+
+    def changes(self, events: list[_Event], stack: frozenset[str]) -> list[SchemaChange]:
+        """The report's changes: definition changes expanded at every use, recursion once."""
+        found: list[SchemaChange] = []
+        self._expand(events, "", stack, found)
+        return found
+
+    def _expand(
+        self, events: list[_Event], prefix: str, stack: frozenset[str], found: list[SchemaChange]
+    ) -> None:
+        for event in events:
+            if isinstance(event, _RefSite):
+                if event.name not in stack:
+                    start = len(found)
+                    self._expand(
+                        self._def_events[event.name],
+                        join_path(prefix, event.path),
+                        stack | {event.name},
+                        found,
+                    )
+                    if event.branch:
+                        found[start:] = [
+                            SchemaChange(
+                                c.path,
+                                c.keyword,
+                                c.action,
+                                f"(in the {event.name} branch) {c.detail}",
+                                c.lossy,
+                            )
+                            for c in found[start:]
+                        ]
+            else:
+                path = join_path(prefix, event.path)
+                found.append(
+                    event
+                    if path == event.path
+                    else SchemaChange(path, event.keyword, event.action, event.detail, event.lossy)
+                )
+
+    # ------------------------------------------------------------------ errors and changes
+
+    def fail(self, path: str, why: str, way_out: str) -> SchemaError:
+        """A `SchemaError` naming the field (from the root), the reason and the way out."""
+        where = join_path(self._prefix, path) or "(root)"
+        mode = "strict" if self.profile.strict else "non-strict"
+        return SchemaError(
+            f"Cannot build the {self.profile.api} ({mode}) schema: field {where!r} {why}. "
+            f"Way out: {way_out}."
+        )
+
+    @staticmethod
+    def record(
+        events: list[_Event],
+        path: str,
+        keyword: str,
+        action: SchemaAction,
+        detail: str,
+        *,
+        lossy: bool,
+    ) -> None:
+        events.append(SchemaChange(path, keyword, action, detail, lossy))
+
+    # ------------------------------------------------------------------ nodes
+
+    def node(
+        self,
+        schema: Json,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        *,
+        nullable: bool = False,
+        default_text: str | None = None,
+        root: bool = False,
+    ) -> Json:
+        """Compile one schema node.
+
+        `owner` is the definition the node sits in (recursion rules). `nullable` wraps the
+        result in ``anyOf [..., null]`` (a field made required). `default_text`, when given,
+        means the caller already reported the field's default: it is dropped and the text
+        (may be empty) goes into the description.
+        """
+        if schema is True:
+            schema = {}
+        if not is_map(schema):
+            if self.profile.allowed is None:
+                return schema
+            raise self.fail(path, "has a boolean schema", "use a schema object")
+        notes = _Notes()
+        if default_text:
+            notes.notes.append(default_text)
+        schema = self._rewrite(schema, path, events, notes)
+        if "$ref" in schema:
+            return self._ref(schema, path, events, owner, notes, nullable, default_text)
+        profile = self.profile
+        if not root and profile.dicts_as_pairs and is_dict_schema(schema):
+            out = self._pairs(schema, path, events, owner, notes, default_text)
+        elif not root and profile.tuples_as_objects and "prefixItems" in schema:
+            out = self._tuple_object(schema, path, events, owner, notes, default_text)
+        else:
+            out = self._keywords(schema, path, events, owner, notes, default_text)
+        self._describe(out, notes, out.get("description"))
+        if profile.typed_schemas and not any(keyword in out for keyword in _TYPED):
+            raise self.fail(
+                path,
+                "accepts any value (a field typed Any, or a list or dict of Any), which "
+                f"{profile.api} strict mode cannot express",
+                "give it a concrete type, or set model_tool_strict = False",
+            )
+        if nullable:
+            return self._nullable(out)
+        return out
+
+    def _describe(self, out: dict[str, Json], notes: _Notes, base: Json) -> None:
+        if not notes.constraints and not notes.notes:
+            return
+        text = compose_description(
+            base if isinstance(base, str) else None, notes.constraints, notes.notes
+        )
+        out["description"] = text
+
+    @staticmethod
+    def _nullable(out: dict[str, Json]) -> dict[str, Json]:
+        notes = {key: value for key, value in out.items() if key in ANNOTATIONS}
+        core = {key: value for key, value in out.items() if key not in ANNOTATIONS}
+        if list(core) == ["anyOf"]:
+            wrapped: dict[str, Json] = {"anyOf": [*as_list(core["anyOf"]), _NULL]}
+        else:
+            wrapped = {"anyOf": [core, _NULL]}
+        wrapped.update(notes)
+        return wrapped
+
+    # ------------------------------------------------------------------ rewrites
+
+    def _rewrite(self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes) -> JsonMap:
+        """Same-meaning rewrites done before the keyword walk (type lists, allOf, literals)."""
+        profile = self.profile
+        kinds = as_list(schema.get("type"))
+        if kinds and profile.type_list_as_any_of:
+            schema = self._split_type_list(schema, kinds, path, events)
+        if "allOf" in schema and not profile.takes("allOf"):
+            schema = self._merge_all_of(schema, as_list(schema["allOf"]), path, events)
+        patterns = as_map(schema.get("patternProperties"))
+        if (
+            patterns
+            and not profile.takes("patternProperties")
+            and not profile.dicts_as_pairs
+            and len(patterns) == 1
+            and "additionalProperties" not in schema
+            and "properties" not in schema
+        ):
+            ((pattern, value),) = patterns.items()
+            schema = {key: item for key, item in schema.items() if key != "patternProperties"} | {
+                "additionalProperties": value
+            }
+            phrase = f"keys match the regular expression {pattern}"
+            notes.constraints.append(phrase)
+            self.record(
+                events,
+                path,
+                "patternProperties",
+                "moved_to_description",
+                f"{phrase}: the values keep their schema under additionalProperties, the "
+                "key pattern is only stated in the description",
+                lossy=True,
+            )
+        if profile.const_as_enum and "const" in schema:
+            schema = self._const_as_enum(schema, path, events, notes)
+        if profile.enum_strings_and_numbers and "enum" in schema:
+            schema = self._split_enum(schema, path, events, notes)
+        return schema
+
+    def _split_type_list(
+        self, schema: JsonMap, kinds: list[Any], path: str, events: list[_Event]
+    ) -> JsonMap:
+        if len(kinds) == 1:
+            return {**schema, "type": kinds[0]}
+        branches: list[dict[str, Json]] = []
+        for kind in kinds:
+            branch: dict[str, Json] = {"type": kind}
+            for keyword in _BY_TYPE.get(str(kind), frozenset()):
+                if keyword in schema:
+                    branch[keyword] = schema[keyword]
+            branches.append(branch)
+        moved = {keyword for kind in kinds for keyword in _BY_TYPE.get(str(kind), frozenset())}
+        rest = {k: v for k, v in schema.items() if k != "type" and k not in moved}
+        self.record(
+            events,
+            path,
+            "type",
+            "rewritten",
+            f"the type list {json_text(kinds)} is written as anyOf of single types",
+            lossy=False,
+        )
+        return {"anyOf": branches, **rest}
+
+    def _merge_all_of(
+        self, schema: JsonMap, parts: list[Any], path: str, events: list[_Event]
+    ) -> JsonMap:
+        rest = {key: value for key, value in schema.items() if key != "allOf"}
+        if len(parts) == 1 and is_map(parts[0]):
+            part = parts[0]
+            clash = [k for k in part if k in rest and k not in ANNOTATIONS and rest[k] != part[k]]
+            if not clash:
+                merged = {**part, **rest}
+                self.record(
+                    events,
+                    path,
+                    "allOf",
+                    "rewritten",
+                    "a one-schema allOf is merged into the field's schema",
+                    lossy=False,
+                )
+                return merged
+        raise self.fail(
+            path,
+            f"uses allOf, which {self.profile.api} does not take here",
+            "write the schema without allOf (one object with all the properties), "
+            "or set model_tool_strict = False",
+        )
+
+    def _const_as_enum(
+        self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes
+    ) -> JsonMap:
+        value = schema["const"]
+        rest = {key: item for key, item in schema.items() if key != "const"}
+        if isinstance(value, str) or _is_number(value):
+            self.record(
+                events,
+                path,
+                "const",
+                "rewritten",
+                f"const {json_text(value)} is written as a one-value enum",
+                lossy=False,
+            )
+            return {**rest, "enum": [value]}
+        if value is None:
+            self.record(
+                events,
+                path,
+                "const",
+                "rewritten",
+                "const null is written as type null",
+                lossy=False,
+            )
+            return {**{k: v for k, v in rest.items() if k != "type"}, "type": "null"}
+        phrase = constraint_phrase("const", value)
+        notes.constraints.append(phrase)
+        self.record(
+            events,
+            path,
+            "const",
+            "moved_to_description",
+            f"{phrase}: {self.profile.api} takes enum values of strings and numbers only, so "
+            "the API accepts any value of the type here; toolwire's validation still checks it",
+            lossy=True,
+        )
+        if isinstance(value, bool):
+            rest["type"] = "boolean"
+        return rest
+
+    def _split_enum(
+        self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes
+    ) -> JsonMap:
+        values = as_list(schema["enum"])
+        plain = [v for v in values if isinstance(v, str) or _is_number(v)]
+        if len(plain) == len(values):
+            return schema
+        bools = [v for v in values if isinstance(v, bool)]
+        others = [
+            v for v in values if v is not None and not isinstance(v, bool | str | int | float)
+        ]
+        branches: list[dict[str, Json]] = []
+        if plain:
+            branch: dict[str, Json] = {"enum": plain}
+            if all(isinstance(v, str) for v in plain):
+                branch = {"type": "string", "enum": plain}
+            elif all(_is_number(v) for v in plain):
+                integral = all(isinstance(v, int) for v in plain)
+                branch = {"type": "integer" if integral else "number", "enum": plain}
+            branches.append(branch)
+        lossy = bool(others) or len(set(bools)) == 1
+        if bools:
+            branch = {"type": "boolean"}
+            if len(set(bools)) == 1:
+                branch["description"] = "Must be " + json_text(bools[0]) + "."
+            branches.append(branch)
+        if None in values:
+            branches.append(dict(_NULL))
+        if others:
+            phrase = "one of " + ", ".join(json_text(v) for v in others)
+            notes.constraints.append(phrase)
+            branches.append({"type": "object"} if is_map(others[0]) else {"type": "array"})
+        rest = {k: v for k, v in schema.items() if k not in ("enum", "type")}
+        self.record(
+            events,
+            path,
+            "enum",
+            "rewritten",
+            f"enum {json_text(values)} holds values other than strings and numbers, which "
+            f"{self.profile.api} takes in enum: written as anyOf of an enum and types"
+            + (
+                "; a single boolean or an object/array value is only stated in words "
+                "(toolwire's validation still checks it)"
+                if lossy
+                else ""
+            ),
+            lossy=lossy,
+        )
+        if len(branches) == 1:
+            return {**rest, **branches[0]}
+        return {"anyOf": branches, **rest}
+
+    # ------------------------------------------------------------------ $ref
+
+    def _ref(
+        self,
+        schema: JsonMap,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        notes: _Notes,
+        nullable: bool,
+        default_text: str | None,
+    ) -> Json:
+        ref = schema["$ref"]
+        name = def_name(ref)
+        profile = self.profile
+        if name is None or name not in self.defs:
+            if profile.allowed is None:
+                return dict(schema)
+            raise self.fail(
+                path,
+                f"refers to {ref!r}, which is not a definition under the root's $defs",
+                "put the schema under the root's $defs and refer to it as #/$defs/<name>",
+            )
+        self._compile_def(name, path)
+        siblings = {key: value for key, value in schema.items() if key != "$ref"}
+        out = self._keywords(siblings, path, events, owner, notes, default_text)
+        dollar = {k: v for k, v in out.items() if k.startswith("$")}
+        plain = {k: v for k, v in out.items() if not k.startswith("$")}
+        site = _RefSite(path, name)
+        if nullable:
+            self._describe(plain, notes, plain.get("description"))
+            self._referenced.add(name)
+            events.append(site)
+            return self._nullable({"$ref": ref, **dollar, **plain})
+        if not profile.bare_refs or (not plain and not notes.constraints and not notes.notes):
+            self._describe(out, notes, out.get("description"))
+            self._referenced.add(name)
+            events.append(site)
+            return {"$ref": ref, **out}
+        keys = ", ".join(sorted(key for key in siblings if not key.startswith("$")))
+        if name in self._in_progress:
+            self._describe(plain, notes, plain.get("description"))
+            self._referenced.add(name)
+            self.record(
+                events,
+                path,
+                "$ref",
+                "rewritten",
+                f"the reference to {name} had sibling keywords ({keys}), which "
+                f"{profile.api} does not take next to $ref; {name} refers to itself, so the "
+                "reference is wrapped in a one-branch anyOf that carries them",
+                lossy=False,
+            )
+            events.append(site)
+            return {"anyOf": [{"$ref": ref, **dollar}], **plain}
+        body = as_map(self._compiled[name])
+        merged = dict(body)
+        merged.update(plain)
+        base = plain.get("description", body.get("description"))
+        self._describe(merged, notes, base)
+        self.record(
+            events,
+            path,
+            "$ref",
+            "inlined",
+            f"the reference to {name} had sibling keywords ({keys}), which {profile.api} "
+            f"does not take next to $ref: {name}'s schema is written here, with them",
+            lossy=False,
+        )
+        events.append(site)
+        return merged
+
+    def _compile_def(self, name: str, site: str) -> None:
+        if name in self._compiled or name in self._in_progress:
+            return
+        self._in_progress.add(name)
+        saved = self._prefix
+        self._prefix = join_path(saved, site)
+        events: list[_Event] = []
+        self._def_events[name] = events
+        try:
+            self._compiled[name] = self.node(self.defs[name], "", events, name)
+        finally:
+            self._prefix = saved
+            self._in_progress.discard(name)
+
+    # ------------------------------------------------------------------ keyword walk
+
+    def _keywords(
+        self,
+        schema: JsonMap,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        notes: _Notes,
+        default_text: str | None,
+    ) -> dict[str, Json]:
+        profile = self.profile
+        out: dict[str, Json] = {}
+        self._report_closing(schema, path, events)
+        for key, value in schema.items():
+            if key == "$defs":
+                if profile.allowed is None:
+                    out[key] = value
+                    continue
+                raise self.fail(
+                    path,
+                    "has its own $defs; definitions are only allowed at the root",
+                    "move the definitions to the root's $defs",
+                )
+            elif key == "default":
+                self._default(value, path, events, notes, default_text, out)
+            elif key == "properties":
+                out[key] = self._properties(schema, path, events, owner)
+            elif key == "required":
+                out[key] = list(as_list(value))
+            elif key == "additionalProperties":
+                self._additional(schema, value, path, events, owner, out)
+            elif key == "items":
+                out[key] = (
+                    self.node(value, join_path(path, "[]"), events, owner)
+                    if is_map(value) or value is True
+                    else value
+                )
+            elif key == "prefixItems":
+                out[key] = [
+                    self.node(item, join_path(path, f"[{index}]"), events, owner)
+                    for index, item in enumerate(as_list(value))
+                ]
+            elif key in ("anyOf", "oneOf", "allOf"):
+                self._branches(schema, key, as_list(value), path, events, owner, out)
+            elif key == "discriminator":
+                self._discriminator(schema, value, path, events, out)
+            elif key in ("enum", "const", "type", "title", "description"):
+                out[key] = value
+            elif key in _CONSTRAINTS:
+                self._constraint(schema, key, value, path, events, notes, out)
+            elif profile.takes(key):
+                out[key] = value
+            else:
+                self._drop(key, value, path, events, notes)
+        self._object_rules(schema, out)
+        return out
+
+    def _default(
+        self,
+        value: Json,
+        path: str,
+        events: list[_Event],
+        notes: _Notes,
+        default_text: str | None,
+        out: dict[str, Json],
+    ) -> None:
+        if default_text is not None:
+            return  # the field's caller reported it; node() put its text in the notes
+        if self.profile.takes("default"):
+            out["default"] = value
+            return
+        if value is None:
+            self.record(
+                events,
+                path,
+                "default",
+                "removed",
+                "the default null is not sent; leaving the field out still gives None",
+                lossy=False,
+            )
+            return
+        notes.notes.append(f"Default: {json_text(value)}.")
+        self.record(
+            events,
+            path,
+            "default",
+            "moved_to_description",
+            f"the default {json_text(value)} is stated in the description; leaving the field "
+            "out still gives it",
+            lossy=False,
+        )
+
+    def _properties(
+        self, schema: JsonMap, path: str, events: list[_Event], owner: str | None
+    ) -> dict[str, Json]:
+        profile = self.profile
+        required = set(as_list(schema.get("required")))
+        out: dict[str, Json] = {}
+        for name, prop in as_map(schema.get("properties")).items():
+            where = join_path(path, name)
+            recursive = profile.recursion_only_optional and self._recursive(owner, prop)
+            if name in required and recursive:
+                raise self.fail(
+                    where,
+                    f"is required and refers back to its own model; {profile.api} takes "
+                    "recursive references only in properties that are not required (a "
+                    "nullable but required field is not enough)",
+                    "give the field a default (e.g. `= []`, `= None`) so it is optional",
+                )
+            if name in required or not profile.require_all:
+                out[name] = self.node(prop, where, events, owner)
+            elif recursive:
+                self.record(
+                    events,
+                    where,
+                    "required",
+                    "kept_optional",
+                    f"left optional although strict: {profile.api} takes recursive "
+                    "references only in properties that are not required; leaving it out "
+                    "still gives its default",
+                    lossy=False,
+                )
+                out[name] = self.node(prop, where, events, owner)
+            else:
+                out[name] = self._required_optional(prop, where, events, owner)
+        return out
+
+    def _recursive(self, owner: str | None, prop: Json) -> bool:
+        if owner is None:
+            return False
+        return any(
+            target == owner or owner in self._reach.get(target, frozenset())
+            for target in refs_in(prop)
+        )
+
+    def _required_optional(
+        self, prop: Json, path: str, events: list[_Event], owner: str | None
+    ) -> Json:
+        """Strict mode: an optional field becomes required, nullable where it needs to be."""
+        schema = as_map(prop)
+        default = schema.get("default", _MISSING)
+        only = _single_value(schema)
+        if only is not _MISSING and default is not _MISSING and only == default:
+            self.record(
+                events,
+                path,
+                "required",
+                "made_required",
+                f"it can only be {json_text(only)}, its default: now required, so the model "
+                "sends that value",
+                lossy=False,
+            )
+            return self.node(prop, path, events, owner, default_text="")
+        if accepts_null(prop, self.defs):
+            if default is _MISSING or default is None:
+                text = ""
+                detail = "now required; null means None, as leaving it out did"
+            else:
+                text = f"Default: {json_text(default)}."
+                detail = (
+                    f"now required; null still means None, so to get the default "
+                    f"{json_text(default)} the model sends it (the description states it)"
+                )
+            self.record(events, path, "required", "made_required", detail, lossy=False)
+            return self.node(prop, path, events, owner, default_text=text)
+        if default is _MISSING:
+            text = "Send null to use the default."
+            shown = "its default"
+        else:
+            text = f"Send null to use the default ({json_text(default)})."
+            shown = f"the default {json_text(default)}"
+        self.record(
+            events,
+            path,
+            "required",
+            "made_required_nullable",
+            f"now required and nullable; toolwire turns a null into {shown}",
+            lossy=False,
+        )
+        return self.node(prop, path, events, owner, nullable=True, default_text=text)
+
+    def _additional(
+        self,
+        schema: JsonMap,
+        value: Json,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        out: dict[str, Json],
+    ) -> None:
+        if not is_dict_schema(schema) and self.profile.close_objects:
+            return  # _object_rules closes it and reports what was open
+        if is_map(value):
+            out["additionalProperties"] = self.node(value, join_path(path, "{}"), events, owner)
+        else:
+            out["additionalProperties"] = value
+
+    def _object_rules(self, schema: JsonMap, out: dict[str, Json]) -> None:
+        profile = self.profile
+        if "properties" not in schema:
+            return
+        if profile.require_all:
+            out["required"] = list(as_map(out["properties"]))
+        if profile.close_objects:
+            out["additionalProperties"] = False
+
+    def _report_closing(self, schema: JsonMap, path: str, events: list[_Event]) -> None:
+        if "properties" not in schema or not self.profile.close_objects:
+            return
+        before = schema.get("additionalProperties", _MISSING)
+        if before is False:
+            return
+        if before is _MISSING:
+            self.record(
+                events,
+                path,
+                "additionalProperties",
+                "closed",
+                "keys not listed are refused (strict mode closes every object); pydantic "
+                "ignored them anyway",
+                lossy=False,
+            )
+            return
+        self.record(
+            events,
+            path,
+            "additionalProperties",
+            "closed",
+            "the model accepted extra keys (extra='allow'), which strict mode cannot send: "
+            "only the listed keys remain",
+            lossy=True,
+        )
+
+    def _branches(
+        self,
+        schema: JsonMap,
+        key: str,
+        branches: list[Any],
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        out: dict[str, Json],
+    ) -> None:
+        compiled: list[Json] = []
+        several = sum(as_map(branch).get("type") != "null" for branch in branches) > 1
+        for branch in branches:
+            start = len(events)
+            compiled.append(self.node(branch, path, events, owner))
+            if several:
+                events[start:] = [
+                    event._replace(branch=True)
+                    if isinstance(event, _RefSite) and event.path == path
+                    else event
+                    for event in events[start:]
+                ]
+        if key == "oneOf" and self.profile.one_of_as_any_of:
+            tagged = "discriminator" in schema
+            detail = "oneOf is written as anyOf" + (
+                " and its discriminator removed: the branches' tags keep them apart"
+                if tagged
+                else f"; {self.profile.api} does not take oneOf, and a value matching "
+                "several branches is now accepted by the API (toolwire's validation decides)"
+            )
+            self.record(events, path, "oneOf", "rewritten", detail, lossy=not tagged)
+            key = "anyOf"
+        out[key] = compiled
+
+    def _discriminator(
+        self,
+        schema: JsonMap,
+        value: Json,
+        path: str,
+        events: list[_Event],
+        out: dict[str, Json],
+    ) -> None:
+        profile = self.profile
+        if profile.one_of_as_any_of and "oneOf" in schema:
+            return  # reported with the oneOf rewrite
+        if profile.takes("discriminator"):
+            out["discriminator"] = value
+            return
+        self.record(
+            events,
+            path,
+            "discriminator",
+            "removed",
+            f"{profile.api} does not take discriminator; the branches' tags keep them apart",
+            lossy=False,
+        )
+
+    def _constraint(
+        self,
+        schema: JsonMap,
+        key: str,
+        value: Json,
+        path: str,
+        events: list[_Event],
+        notes: _Notes,
+        out: dict[str, Json],
+    ) -> None:
+        profile = self.profile
+        kept = profile.takes(key)
+        if kept and key == "format" and profile.formats is not None:
+            kept = value in profile.formats
+        if kept and key == "minItems" and profile.min_items_values is not None:
+            kept = value in profile.min_items_values
+        if kept:
+            out[key] = value
+            return
+        if key == "patternProperties":
+            self._drop(key, value, path, events, notes)
+            return
+        phrase = constraint_phrase(key, value)
+        lossy = _constraint_is_lossy(schema, key, value)
+        notes.constraints.append(phrase)
+        api = profile.api
+        if key == "format" and profile.takes(key):
+            why = f"{api} does not take the format {json_text(value)}"
+        elif key == "minItems" and profile.takes(key):
+            why = f"{api} takes minItems of 0 or 1 only"
+        else:
+            why = f"{api} does not take {key}"
+        if lossy:
+            effect = "the API no longer enforces it, toolwire's validation still does"
+        elif key == "uniqueItems":
+            effect = "nothing is lost: pydantic writes uniqueItems for sets, which merge duplicates"
+        else:
+            effect = "nothing is lost"
+        self.record(
+            events,
+            path,
+            key,
+            "moved_to_description",
+            f"{phrase}: {why}, so it is stated in the description; {effect}",
+            lossy=lossy,
+        )
+
+    def _drop(self, key: str, value: Json, path: str, events: list[_Event], notes: _Notes) -> None:
+        api = self.profile.api
+        if key == "examples":
+            shown = ", ".join(json_text(v) for v in as_list(value)) or json_text(value)
+            notes.notes.append(f"Examples: {shown}.")
+            self.record(
+                events,
+                path,
+                key,
+                "moved_to_description",
+                f"{api} does not take examples; they are listed in the description",
+                lossy=False,
+            )
+        elif key == "deprecated":
+            if value:
+                notes.notes.append("Deprecated.")
+            self.record(
+                events,
+                path,
+                key,
+                "moved_to_description",
+                f"{api} does not take deprecated; the description says it",
+                lossy=False,
+            )
+        elif key in ANNOTATIONS:
+            self.record(
+                events,
+                path,
+                key,
+                "removed",
+                f"{api} does not take {key}, an annotation that does not restrict values",
+                lossy=False,
+            )
+        else:
+            phrase = constraint_phrase(key, value)
+            notes.constraints.append(phrase)
+            self.record(
+                events,
+                path,
+                key,
+                "moved_to_description",
+                f"{api} does not take {key}; it is stated in the description and no longer "
+                "enforced by the API (toolwire's validation still applies)",
+                lossy=True,
+            )
+
+    # ------------------------------------------------------------------ encodings
+
+    def _pairs(
+        self,
+        schema: JsonMap,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        notes: _Notes,
+        default_text: str | None,
+    ) -> dict[str, Json]:
+        value_schema, key_schema = dict_value_schema(schema)
+        value_out = self.node(value_schema, join_path(path, "{}"), events, owner)
+        key_in = {"type": "string"} if key_schema is None else key_schema
+        if is_map(key_in) and not any(k in key_in for k in _TYPED):
+            key_in = {"type": "string", **key_in}
+        key_out = self.node(key_in, join_path(path, "{key}"), events, owner)
+        entry = {
+            "type": "object",
+            "properties": {PAIR_KEY: key_out, PAIR_VALUE: value_out},
+            "required": [PAIR_KEY, PAIR_VALUE],
+            "additionalProperties": False,
+        }
+        out: dict[str, Json] = {"type": "array", "items": entry}
+        self.record(
+            events,
+            path,
+            "additionalProperties",
+            "encoded_as_pairs",
+            f'a dict is sent as a list of {{"{PAIR_KEY}", "{PAIR_VALUE}"}} objects, because '
+            f"{self.profile.api} strict mode needs closed objects; toolwire turns the list back "
+            "into the dict (a repeated key keeps its last value)",
+            lossy=False,
+        )
+        for size, items in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
+            if size in schema:
+                self._pair_count(schema[size], size, items, path, events, notes, out)
+        consumed = {
+            "type",
+            "additionalProperties",
+            "patternProperties",
+            "propertyNames",
+            "minProperties",
+            "maxProperties",
+        }
+        rest = {key: value for key, value in schema.items() if key not in consumed}
+        out.update(self._keywords(rest, path, events, owner, notes, default_text))
+        notes.notes.append("A mapping, sent as a list of key/value pairs.")
+        return out
+
+    def _pair_count(
+        self,
+        count: Json,
+        size: str,
+        items: str,
+        path: str,
+        events: list[_Event],
+        notes: _Notes,
+        out: dict[str, Json],
+    ) -> None:
+        """``minProperties``/``maxProperties`` of a dict become the pair list's item bounds."""
+        profile = self.profile
+        # Pairs repeating a key count once in the dict: only a lower bound above 1 can fail.
+        lossy = size == "minProperties" and _is_number(count) and count > 1
+        allowed = profile.min_items_values
+        if profile.takes(items) and (items != "minItems" or allowed is None or count in allowed):
+            out[items] = count
+            self.record(
+                events,
+                path,
+                size,
+                "rewritten",
+                f"{constraint_phrase(size, count)} becomes {constraint_phrase(items, count)}"
+                + ("; pairs that repeat a key count once in the dict" if lossy else ""),
+                lossy=lossy,
+            )
+            return
+        phrase = constraint_phrase(size, count)
+        notes.constraints.append(phrase)
+        self.record(
+            events,
+            path,
+            size,
+            "moved_to_description",
+            f"{phrase}: {profile.api} cannot bound the pair list here, so it is stated in the "
+            "description; toolwire's validation still checks it",
+            lossy=size == "minProperties" and count != 0 or size == "maxProperties",
+        )
+
+    def _tuple_object(
+        self,
+        schema: JsonMap,
+        path: str,
+        events: list[_Event],
+        owner: str | None,
+        notes: _Notes,
+        default_text: str | None,
+    ) -> dict[str, Json]:
+        if schema.get("items", False) is not False:
+            raise self.fail(
+                path,
+                "is a tuple with a variable-length tail, which strict mode cannot express",
+                "use a fixed-length tuple, a list, or a model",
+            )
+        items = as_list(schema["prefixItems"])
+        properties = {
+            tuple_key(index): self.node(item, join_path(path, f"[{index}]"), events, owner)
+            for index, item in enumerate(items)
+        }
+        out: dict[str, Json] = {
+            "type": "object",
+            "properties": properties,
+            "required": list(properties),
+            "additionalProperties": False,
+        }
+        self.record(
+            events,
+            path,
+            "prefixItems",
+            "encoded_as_object",
+            f"a {len(items)}-item tuple is sent as an object with keys "
+            f"{', '.join(properties) or '(none)'}, because {self.profile.api} strict mode "
+            "does not take prefixItems; toolwire turns it back into the tuple",
+            lossy=False,
+        )
+        consumed = {"type", "prefixItems", "items", "minItems", "maxItems"}
+        rest = {key: value for key, value in schema.items() if key not in consumed}
+        out.update(self._keywords(rest, path, events, owner, notes, default_text))
+        return out
+
+
+def _constraint_is_lossy(schema: JsonMap, key: str, value: Json) -> bool:
+    """Whether dropping `key` lets the API accept values the model class rejects."""
+    if key in ("minLength", "minItems", "minProperties") and value == 0:
+        return False
+    if key == "uniqueItems":
+        minimum = schema.get("minItems", 0)
+        return value is not False and _is_number(minimum) and minimum > 1
+    return True
