@@ -576,6 +576,7 @@ class Walker:
         profile = self.profile
         out: dict[str, Json] = {}
         self._report_closing(schema, path, events)
+        optional: set[str] = set()
         for key, value in schema.items():
             if key == "$defs":
                 if profile.allowed is None:
@@ -589,7 +590,7 @@ class Walker:
             elif key == "default":
                 self._default(value, path, events, notes, default_text, out)
             elif key == "properties":
-                out[key] = self._properties(schema, path, events, owner)
+                out[key], optional = self._properties(schema, path, events, owner)
             elif key == "required":
                 out[key] = list(as_list(value))
             elif key == "additionalProperties":
@@ -617,7 +618,7 @@ class Walker:
                 out[key] = value
             else:
                 self._drop(key, value, path, events, notes)
-        self._object_rules(schema, out)
+        self._object_rules(schema, out, optional)
         return out
 
     def _default(
@@ -657,10 +658,12 @@ class Walker:
 
     def _properties(
         self, schema: JsonMap, path: str, events: list[_Event], owner: str | None
-    ) -> dict[str, Json]:
+    ) -> tuple[dict[str, Json], set[str]]:
+        """The compiled properties, and the names left optional in strict mode."""
         profile = self.profile
         required = set(as_list(schema.get("required")))
         out: dict[str, Json] = {}
+        optional: set[str] = set()
         for name, prop in as_map(schema.get("properties")).items():
             where = join_path(path, name)
             recursive = profile.recursion_only_optional and self._recursive(owner, prop)
@@ -686,9 +689,10 @@ class Walker:
                     lossy=False,
                 )
                 out[name] = self.node(prop, where, events, owner)
+                optional.add(name)
             else:
                 out[name] = self._required_optional(prop, where, events, owner)
-        return out
+        return out, optional
 
     def _recursive(self, owner: str | None, prop: Json) -> bool:
         if owner is None:
@@ -760,12 +764,12 @@ class Walker:
         else:
             out["additionalProperties"] = value
 
-    def _object_rules(self, schema: JsonMap, out: dict[str, Json]) -> None:
+    def _object_rules(self, schema: JsonMap, out: dict[str, Json], optional: set[str]) -> None:
         profile = self.profile
         if "properties" not in schema:
             return
         if profile.require_all:
-            out["required"] = list(as_map(out["properties"]))
+            out["required"] = [name for name in as_map(out["properties"]) if name not in optional]
         if profile.close_objects:
             out["additionalProperties"] = False
 
