@@ -143,7 +143,8 @@ class _Gen:
         low = node.get("minLength", 0)
         high = node.get("maxLength")
         if "pattern" in node:
-            base = st.from_regex(node["pattern"])
+            # Python's `$` also matches before a final newline; JSON Schema's (ECMA) does not.
+            base = st.from_regex(node["pattern"]).filter(lambda s: not s.endswith("\n"))
         elif node.get("format") in _FORMATS:
             base = _FORMATS[node["format"]]
         else:

@@ -73,6 +73,7 @@ _STRICT = Profile(
     dicts_as_pairs=True,
     tuples_as_objects=True,
     one_of_as_any_of=True,
+    require_tags=True,
     type_list_as_any_of=True,
     bare_refs=True,
     typed_schemas=True,

@@ -62,7 +62,7 @@ def compile_schema(
     if custom and not strict and not profile.restricts_custom:
         return CompiledSchema(copy.deepcopy(dict(schema)), SchemaReport(profile.api, strict, ()))
     defs = as_map(schema.get("$defs"))
-    walker = Walker(profile, defs, custom=custom)
+    walker = Walker(profile, schema, custom=custom)
     events: list[Any] = []
     root, owner = _root(schema, defs, custom, walker, events)
     out = walker.node(root, "", events, owner, root=True)

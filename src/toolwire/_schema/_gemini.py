@@ -71,6 +71,7 @@ def _profile(strict: bool) -> Profile:
         type_list_as_any_of=True,
         bare_refs=True,
         recursion_only_optional=True,
+        require_tags=True,
         restricts_custom=True,
     )
 

@@ -76,6 +76,7 @@ def _strict(api: str) -> Profile:
         dicts_as_pairs=True,
         tuples_as_objects=True,
         one_of_as_any_of=True,
+        require_tags=True,
         bare_refs=True,
         typed_schemas=True,
     )
@@ -84,7 +85,9 @@ def _strict(api: str) -> Profile:
 _CHAT_STRICT = _strict("chat.completions")
 _RESPONSES_STRICT = _strict("responses")
 _CHAT = Profile(api="chat.completions", strict=False, allowed=None)
-_RESPONSES = Profile(api="responses", strict=False, allowed=None, one_of_as_any_of=True)
+_RESPONSES = Profile(
+    api="responses", strict=False, allowed=None, one_of_as_any_of=True, require_tags=True
+)
 
 
 def chat_profile(strict: bool) -> Profile:

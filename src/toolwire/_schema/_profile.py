@@ -49,6 +49,9 @@ class Profile:
     """Every schema must say what it accepts (``{}``, "any value", is refused)."""
     recursion_only_optional: bool = False
     """Recursive references only inside non-required properties (Gemini)."""
+    require_tags: bool = False
+    """Make a discriminated union's defaulted tag required (where ``oneOf`` reads as ``anyOf``,
+    only a required tag keeps the branches apart, and pydantic needs it to pick one)."""
     restricts_custom: bool = False
     """Restrict a custom schema too when not strict (Gemini takes only its subset)."""
 

@@ -21,6 +21,7 @@ __all__ = [
     "as_map",
     "def_name",
     "dict_value_schema",
+    "discriminator_tags",
     "is_dict_schema",
     "is_map",
     "join_path",
@@ -176,3 +177,25 @@ def accepts_null(schema: Json, defs: JsonMap, _seen: frozenset[str] = frozenset(
     if "allOf" in schema:
         return all(accepts_null(branch, defs, _seen) for branch in as_list(schema["allOf"]))
     return not any(keyword in schema for keyword in _NARROWING)
+
+
+def discriminator_tags(schema: JsonMap) -> dict[str, frozenset[str]]:
+    """For each definition used as a discriminated-union branch, its tag property names."""
+    tags: dict[str, set[str]] = {}
+    stack: list[Json] = [schema, *as_map(schema.get("$defs")).values()]
+    while stack:
+        node = stack.pop()
+        if not is_map(node):
+            continue
+        stack.extend(_children(node))
+        tag = as_map(node.get("discriminator")).get("propertyName")
+        if not isinstance(tag, str):
+            continue
+        branches = [*as_list(node.get("oneOf")), *as_list(node.get("anyOf"))]
+        refs = [as_map(branch).get("$ref") for branch in branches]
+        refs += list(as_map(as_map(node.get("discriminator")).get("mapping")).values())
+        for ref in refs:
+            name = def_name(ref)
+            if name is not None:
+                tags.setdefault(name, set()).add(tag)
+    return {name: frozenset(names) for name, names in tags.items()}

@@ -25,6 +25,7 @@ from ._shapes import (
     as_map,
     def_name,
     dict_value_schema,
+    discriminator_tags,
     is_dict_schema,
     is_map,
     join_path,
@@ -143,7 +144,8 @@ def _single_value(schema: JsonMap) -> Any:
 class Walker:
     """Compiles one schema under one profile. Single use: make one per compilation."""
 
-    def __init__(self, profile: Profile, defs: JsonMap, *, custom: bool) -> None:
+    def __init__(self, profile: Profile, schema: JsonMap, *, custom: bool) -> None:
+        defs = as_map(schema.get("$defs"))
         self.profile = profile
         self.defs = defs
         self.custom = custom
@@ -153,6 +155,7 @@ class Walker:
         self._referenced: set[str] = set()
         self._prefix = ""
         self._reach = reachable_defs(defs) if profile.recursion_only_optional else {}
+        self._tags = discriminator_tags(schema) if profile.require_tags else {}
 
     # ------------------------------------------------------------------ results
 
@@ -576,7 +579,7 @@ class Walker:
         profile = self.profile
         out: dict[str, Json] = {}
         self._report_closing(schema, path, events)
-        optional: set[str] = set()
+        required_out: list[str] | None = None
         for key, value in schema.items():
             if key == "$defs":
                 if profile.allowed is None:
@@ -590,7 +593,7 @@ class Walker:
             elif key == "default":
                 self._default(value, path, events, notes, default_text, out)
             elif key == "properties":
-                out[key], optional = self._properties(schema, path, events, owner)
+                out[key], required_out = self._properties(schema, path, events, owner)
             elif key == "required":
                 out[key] = list(as_list(value))
             elif key == "additionalProperties":
@@ -618,7 +621,7 @@ class Walker:
                 out[key] = value
             else:
                 self._drop(key, value, path, events, notes)
-        self._object_rules(schema, out, optional)
+        self._object_rules(schema, out, required_out)
         return out
 
     def _default(
@@ -658,12 +661,14 @@ class Walker:
 
     def _properties(
         self, schema: JsonMap, path: str, events: list[_Event], owner: str | None
-    ) -> tuple[dict[str, Json], set[str]]:
-        """The compiled properties, and the names left optional in strict mode."""
+    ) -> tuple[dict[str, Json], list[str]]:
+        """The compiled properties, and the names required in the output, in order."""
         profile = self.profile
         required = set(as_list(schema.get("required")))
+        no_tags: frozenset[str] = frozenset()
+        tags = self._tags.get(owner, no_tags) if owner is not None else no_tags
         out: dict[str, Json] = {}
-        optional: set[str] = set()
+        required_out: list[str] = []
         for name, prop in as_map(schema.get("properties")).items():
             where = join_path(path, name)
             recursive = profile.recursion_only_optional and self._recursive(owner, prop)
@@ -675,8 +680,13 @@ class Walker:
                     "nullable but required field is not enough)",
                     "give the field a default (e.g. `= []`, `= None`) so it is optional",
                 )
-            if name in required or not profile.require_all:
+            if name in required:
                 out[name] = self.node(prop, where, events, owner)
+            elif name in tags and profile.require_tags:
+                out[name] = self._required_tag(prop, where, events, owner)
+            elif not profile.require_all:
+                out[name] = self.node(prop, where, events, owner)
+                continue
             elif recursive:
                 self.record(
                     events,
@@ -689,10 +699,30 @@ class Walker:
                     lossy=False,
                 )
                 out[name] = self.node(prop, where, events, owner)
-                optional.add(name)
+                continue
             else:
                 out[name] = self._required_optional(prop, where, events, owner)
-        return out, optional
+            required_out.append(name)
+        return out, required_out
+
+    def _required_tag(self, prop: Json, path: str, events: list[_Event], owner: str | None) -> Json:
+        """A discriminated union's tag with a default becomes required, never nullable.
+
+        Where ``oneOf`` is read as ``anyOf``, only a required tag keeps the branches apart,
+        and pydantic needs the tag to pick the branch: leaving it out (or a null) would fail.
+        """
+        default = as_map(prop).get("default", _MISSING)
+        shown = "" if default is _MISSING else f" (leaving it out gave {json_text(default)})"
+        self.record(
+            events,
+            path,
+            "required",
+            "made_required",
+            f"the tag of a discriminated union is now required{shown}, so the union's "
+            "branches stay apart",
+            lossy=False,
+        )
+        return self.node(prop, path, events, owner, default_text="")
 
     def _recursive(self, owner: str | None, prop: Json) -> bool:
         if owner is None:
@@ -764,13 +794,12 @@ class Walker:
         else:
             out["additionalProperties"] = value
 
-    def _object_rules(self, schema: JsonMap, out: dict[str, Json], optional: set[str]) -> None:
-        profile = self.profile
-        if "properties" not in schema:
-            return
-        if profile.require_all:
-            out["required"] = [name for name in as_map(out["properties"]) if name not in optional]
-        if profile.close_objects:
+    def _object_rules(
+        self, schema: JsonMap, out: dict[str, Json], required_out: list[str] | None
+    ) -> None:
+        if required_out is not None and set(required_out) != set(as_list(schema.get("required"))):
+            out["required"] = required_out
+        if "properties" in schema and self.profile.close_objects:
             out["additionalProperties"] = False
 
     def _report_closing(self, schema: JsonMap, path: str, events: list[_Event]) -> None:
