@@ -14,6 +14,7 @@ from typing import Any, cast
 
 from hypothesis import strategies as st
 from jsonschema import Draft202012Validator, FormatChecker
+from jsonschema.exceptions import ValidationError
 
 Schema = dict[str, Any]
 
@@ -29,9 +30,25 @@ json_values: st.SearchStrategy[Any] = st.recursive(
 )
 
 
-def validator(schema: Schema) -> Draft202012Validator:
-    """A 2020-12 validator that also checks formats."""
-    return Draft202012Validator(schema, format_checker=FormatChecker())
+class Checker:
+    """A 2020-12 validator that also checks formats, with typed methods."""
+
+    def __init__(self, schema: Schema) -> None:
+        self._validator = Draft202012Validator(schema, format_checker=FormatChecker())
+
+    def is_valid(self, value: Any) -> bool:
+        """Whether `value` is valid under the schema."""
+        return bool(self._validator.is_valid(value))  # pyright: ignore[reportUnknownMemberType]
+
+    def errors(self, value: Any) -> list[ValidationError]:
+        """Every violation of the schema by `value`."""
+        found = self._validator.iter_errors(value)  # pyright: ignore[reportUnknownMemberType]
+        return list(found)
+
+
+def validator(schema: Schema) -> Checker:
+    """A checker for `schema`."""
+    return Checker(schema)
 
 
 def instances(schema: Schema, *, max_depth: int = 3) -> st.SearchStrategy[Any]:
@@ -144,7 +161,8 @@ class _Gen:
         high = node.get("maxLength")
         if "pattern" in node:
             # Python's `$` also matches before a final newline; JSON Schema's (ECMA) does not.
-            base = st.from_regex(node["pattern"]).filter(lambda s: not s.endswith("\n"))
+            pattern = str(node["pattern"])
+            base = st.from_regex(pattern).filter(lambda s: not s.endswith("\n"))
         elif node.get("format") in _FORMATS:
             base = _FORMATS[node["format"]]
         else:

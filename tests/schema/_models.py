@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import enum
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Annotated, Any, ClassVar, Literal
 
@@ -71,7 +71,7 @@ class Defaults(StrictBase):
     label: str = "x"
     ratio: float = 0.5
     flags: list[str] = []
-    ids: list[int] = Field(default_factory=list)
+    ids: list[int] = Field(default_factory=list[int])
     unit: Unit = Unit.CELSIUS
     active: bool = True
 
@@ -259,7 +259,7 @@ class Empty(StrictBase):
 class Described(StrictBase):
     """A field with a description and examples."""
 
-    x: int = Field(3, description="An x.", examples=[1, 2])
+    x: int = Field(default=3, description="An x.", examples=[1, 2])
 
 
 @dataclass(frozen=True)
@@ -267,7 +267,7 @@ class Case:
     """One battery model and instances of it."""
 
     model: type[StrictBase]
-    instances: Callable[[], list[StrictBase]]
+    instances: Callable[[], Sequence[StrictBase]]
 
     @property
     def name(self) -> str:

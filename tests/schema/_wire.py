@@ -49,13 +49,9 @@ def to_wire(value: Any, schema: Schema, defs: dict[str, Any]) -> Any:
             value_schema = schema["items"]["properties"]["value"]
             return [{"key": k, "value": to_wire(v, value_schema, defs)} for k, v in data.items()]
         props: dict[str, Any] = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
-        return {
-            k: to_wire(
-                v, props[k] if k in props else extra if isinstance(extra, dict) else {}, defs
-            )
-            for k, v in data.items()
-        }
+        extra: Any = schema.get("additionalProperties")
+        rest = cast(Schema, extra) if isinstance(extra, dict) else {}
+        return {k: to_wire(v, props.get(k, rest), defs) for k, v in data.items()}
     if isinstance(value, list):
         items = cast("list[Any]", value)
         if _is_tuple_object(schema):
@@ -63,10 +59,9 @@ def to_wire(value: Any, schema: Schema, defs: dict[str, Any]) -> Any:
             return {f"item_{i}": to_wire(v, props[f"item_{i}"], defs) for i, v in enumerate(items)}
         if "prefixItems" in schema:
             return [to_wire(v, s, defs) for v, s in zip(items, schema["prefixItems"], strict=True)]
-        item_schema = schema.get("items", {})
-        return [
-            to_wire(v, item_schema if isinstance(item_schema, dict) else {}, defs) for v in items
-        ]
+        item_schema: Any = schema.get("items", {})
+        each = cast(Schema, item_schema) if isinstance(item_schema, dict) else {}
+        return [to_wire(v, each, defs) for v in items]
     return value
 
 

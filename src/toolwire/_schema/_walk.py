@@ -119,14 +119,47 @@ class _RefSite(NamedTuple):
 _Event = SchemaChange | _RefSite
 
 
+_CONSTRAINT_ORDER = (
+    "const",
+    "enum",
+    "format",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "exclusiveMinimum",
+    "maximum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
+    "patternProperties",
+)
+
+
 class _Notes:
     """What a node's description gains: constraints in words, then notes."""
 
-    __slots__ = ("constraints", "notes")
+    __slots__ = ("_constraints", "notes")
 
     def __init__(self) -> None:
-        self.constraints: list[str] = []
+        self._constraints: list[tuple[str, str]] = []
         self.notes: list[str] = []
+
+    def constrain(self, keyword: str, phrase: str) -> None:
+        """Add a constraint the API does not take, in words."""
+        self._constraints.append((keyword, phrase))
+
+    @property
+    def constraints(self) -> list[str]:
+        """The constraints in a reading order (lower bounds before upper bounds)."""
+        rank = {keyword: index for index, keyword in enumerate(_CONSTRAINT_ORDER)}
+        ordered = sorted(self._constraints, key=lambda item: rank.get(item[0], len(rank)))
+        return [phrase for _, phrase in ordered]
 
 
 def _is_number(value: object) -> bool:
@@ -322,7 +355,7 @@ class Walker:
                 "additionalProperties": value
             }
             phrase = f"keys match the regular expression {pattern}"
-            notes.constraints.append(phrase)
+            notes.constrain("patternProperties", phrase)
             self.record(
                 events,
                 path,
@@ -413,7 +446,7 @@ class Walker:
             )
             return {**{k: v for k, v in rest.items() if k != "type"}, "type": "null"}
         phrase = constraint_phrase("const", value)
-        notes.constraints.append(phrase)
+        notes.constrain("const", phrase)
         self.record(
             events,
             path,
@@ -457,7 +490,7 @@ class Walker:
             branches.append(dict(_NULL))
         if others:
             phrase = "one of " + ", ".join(json_text(v) for v in others)
-            notes.constraints.append(phrase)
+            notes.constrain("enum", phrase)
             branches.append({"type": "object"} if is_map(others[0]) else {"type": "array"})
         rest = {k: v for k, v in schema.items() if k not in ("enum", "type")}
         self.record(
@@ -814,8 +847,8 @@ class Walker:
                 path,
                 "additionalProperties",
                 "closed",
-                "keys not listed are refused (strict mode closes every object); pydantic "
-                "ignored them anyway",
+                "keys not listed are refused (strict mode closes every object)"
+                + ("" if self.custom else "; pydantic ignored them anyway"),
                 lossy=False,
             )
             return
@@ -839,6 +872,18 @@ class Walker:
         owner: str | None,
         out: dict[str, Json],
     ) -> None:
+        if key == "oneOf" and self.profile.one_of_as_any_of:
+            tagged = "discriminator" in schema
+            detail = "oneOf is written as anyOf" + (
+                " and its discriminator removed: the branches' tags keep them apart"
+                if tagged
+                else f"; {self.profile.api} does not take oneOf, and a value matching "
+                "several branches is now accepted by the API (toolwire's validation decides)"
+            )
+            self.record(events, path, "oneOf", "rewritten", detail, lossy=not tagged)
+            out_key = "anyOf"
+        else:
+            out_key = key
         compiled: list[Json] = []
         several = sum(as_map(branch).get("type") != "null" for branch in branches) > 1
         for branch in branches:
@@ -851,17 +896,7 @@ class Walker:
                     else event
                     for event in events[start:]
                 ]
-        if key == "oneOf" and self.profile.one_of_as_any_of:
-            tagged = "discriminator" in schema
-            detail = "oneOf is written as anyOf" + (
-                " and its discriminator removed: the branches' tags keep them apart"
-                if tagged
-                else f"; {self.profile.api} does not take oneOf, and a value matching "
-                "several branches is now accepted by the API (toolwire's validation decides)"
-            )
-            self.record(events, path, "oneOf", "rewritten", detail, lossy=not tagged)
-            key = "anyOf"
-        out[key] = compiled
+        out[out_key] = compiled
 
     def _discriminator(
         self,
@@ -910,7 +945,7 @@ class Walker:
             return
         phrase = constraint_phrase(key, value)
         lossy = _constraint_is_lossy(schema, key, value)
-        notes.constraints.append(phrase)
+        notes.constrain(key, phrase)
         api = profile.api
         if key == "format" and profile.takes(key):
             why = f"{api} does not take the format {json_text(value)}"
@@ -968,7 +1003,7 @@ class Walker:
             )
         else:
             phrase = constraint_phrase(key, value)
-            notes.constraints.append(phrase)
+            notes.constrain(key, phrase)
             self.record(
                 events,
                 path,
@@ -1057,7 +1092,7 @@ class Walker:
             )
             return
         phrase = constraint_phrase(size, count)
-        notes.constraints.append(phrase)
+        notes.constrain(size, phrase)
         self.record(
             events,
             path,
