@@ -23,6 +23,21 @@ from pydantic_core import CoreSchema, core_schema
 from toolwire._schema import InputPlan, input_plan
 
 
+def _wrap_fields(schema: CoreSchema, apply: Callable[[Any], Any]) -> CoreSchema:
+    """The schema with `apply` run just before the model's fields validate.
+
+    The model schema may sit inside the class's own after/wrap validators; inside it, the
+    fields schema may sit inside its before validators, which then still see the raw data.
+    """
+    if schema["type"] == "model":
+        inner = core_schema.no_info_before_validator_function(apply, schema["schema"])
+        return {**schema, "schema": inner}
+    if "schema" in schema:
+        wrapped: Any = {**schema, "schema": _wrap_fields(schema["schema"], apply)}
+        return wrapped
+    raise TypeError(f"no model schema found in {schema['type']!r}")
+
+
 class StrictBase(BaseModel):
     """Applies the input plan of the concrete class before its fields validate."""
 
@@ -33,7 +48,7 @@ class StrictBase(BaseModel):
         cls, source: type[BaseModel], handler: pydantic.GetCoreSchemaHandler
     ) -> CoreSchema:
         schema = handler(source)
-        if source is not cls or schema["type"] != "model":
+        if source is not cls:
             return schema
 
         def apply(data: Any) -> Any:
@@ -42,8 +57,7 @@ class StrictBase(BaseModel):
             plan = StrictBase._plans[cls]
             return data if plan is None else plan.apply(data)
 
-        inner = core_schema.no_info_before_validator_function(apply, schema["schema"])
-        return {**schema, "schema": inner}
+        return _wrap_fields(schema, apply)
 
 
 class Unit(enum.StrEnum):

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import copy
 import json
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, model_validator
 
 from toolwire._schema import input_plan
 
@@ -219,3 +219,29 @@ def test_default_factory_fields_are_restored() -> None:
         mode: Literal["a", "b"] = "b"
 
     assert Factory.model_validate_json('{"ids": null, "mode": null}') == Factory()
+
+
+class Checked(StrictBase):
+    """A strict tool with its own validators around the model."""
+
+    count: int = 3
+    seen: list[str] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def record_raw(cls, data: Any) -> Any:
+        if isinstance(data, dict):
+            raw = cast("dict[str, Any]", data)
+            return {**raw, "seen": [repr(raw.get("count"))]}
+        return data
+
+    @model_validator(mode="after")
+    def still_restored(self) -> Checked:
+        assert self.count == 3
+        return self
+
+
+def test_plan_runs_after_the_classs_own_before_validators() -> None:
+    """The class's validators run as written: before ones see the raw null, after ones the default."""
+    parsed = Checked.model_validate_json('{"count": null, "seen": null}')
+    assert (parsed.count, parsed.seen) == (3, ["None"])

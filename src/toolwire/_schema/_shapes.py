@@ -7,7 +7,8 @@ what a dict schema looks like, how pairs and tuple objects are keyed, which sche
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+import json
+from collections.abc import Mapping
 from typing import Any, TypeGuard, cast
 
 __all__ = [
@@ -44,19 +45,24 @@ def tuple_key(index: int) -> str:
     return f"item_{index}"
 
 
+_EMPTY: JsonMap = {}
+
+
 def is_map(value: object) -> TypeGuard[JsonMap]:
     """Whether `value` is a JSON object (a mapping with string keys, as JSON gives)."""
-    return isinstance(value, Mapping)
+    return type(value) is dict or isinstance(value, Mapping)
 
 
 def as_map(value: object) -> JsonMap:
     """`value` if it is a mapping, else an empty one."""
-    return cast(JsonMap, value) if isinstance(value, Mapping) else {}
+    if type(value) is dict or isinstance(value, Mapping):
+        return cast(JsonMap, value)
+    return _EMPTY
 
 
 def as_list(value: object) -> list[Any]:
     """`value` if it is a list, else an empty list."""
-    return cast("list[Any]", value) if isinstance(value, list) else []
+    return cast("list[Any]", value) if type(value) is list else []
 
 
 def def_name(ref: object) -> str | None:
@@ -108,14 +114,23 @@ def dict_value_schema(schema: JsonMap) -> tuple[Json, Json | None]:
     return value, key
 
 
-def _children(schema: JsonMap) -> Iterator[Json]:
-    for keyword in ("items", "additionalProperties", "propertyNames", "not", "contains"):
+_SINGLE_CHILDREN = ("items", "additionalProperties", "propertyNames", "not", "contains")
+_LIST_CHILDREN = ("prefixItems", "anyOf", "oneOf", "allOf")
+_MAP_CHILDREN = ("properties", "patternProperties")
+
+
+def _children(schema: JsonMap) -> list[Json]:
+    found: list[Json] = []
+    for keyword in _SINGLE_CHILDREN:
         if keyword in schema:
-            yield schema[keyword]
-    for keyword in ("prefixItems", "anyOf", "oneOf", "allOf"):
-        yield from as_list(schema.get(keyword))
-    for keyword in ("properties", "patternProperties"):
-        yield from as_map(schema.get(keyword)).values()
+            found.append(schema[keyword])
+    for keyword in _LIST_CHILDREN:
+        if keyword in schema:
+            found.extend(as_list(schema[keyword]))
+    for keyword in _MAP_CHILDREN:
+        if keyword in schema:
+            found.extend(as_map(schema[keyword]).values())
+    return found
 
 
 def refs_in(schema: Json) -> set[str]:
@@ -181,6 +196,8 @@ def accepts_null(schema: Json, defs: JsonMap, _seen: frozenset[str] = frozenset(
 
 def discriminator_tags(schema: JsonMap) -> dict[str, frozenset[str]]:
     """For each definition used as a discriminated-union branch, its tag property names."""
+    if '"discriminator"' not in json.dumps(schema, default=str):
+        return {}  # the common case, found at C speed
     tags: dict[str, set[str]] = {}
     stack: list[Json] = [schema, *as_map(schema.get("$defs")).values()]
     while stack:

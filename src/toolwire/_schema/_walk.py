@@ -140,6 +140,8 @@ _CONSTRAINT_ORDER = (
     "patternProperties",
 )
 
+_CONSTRAINT_RANK = {keyword: index for index, keyword in enumerate(_CONSTRAINT_ORDER)}
+
 
 class _Notes:
     """What a node's description gains: constraints in words, then notes."""
@@ -155,10 +157,15 @@ class _Notes:
         self._constraints.append((keyword, phrase))
 
     @property
+    def empty(self) -> bool:
+        """Whether the description gains nothing."""
+        return not self._constraints and not self.notes
+
+    @property
     def constraints(self) -> list[str]:
         """The constraints in a reading order (lower bounds before upper bounds)."""
-        rank = {keyword: index for index, keyword in enumerate(_CONSTRAINT_ORDER)}
-        ordered = sorted(self._constraints, key=lambda item: rank.get(item[0], len(rank)))
+        last = len(_CONSTRAINT_RANK)
+        ordered = sorted(self._constraints, key=lambda item: _CONSTRAINT_RANK.get(item[0], last))
         return [phrase for _, phrase in ordered]
 
 
@@ -188,6 +195,7 @@ class Walker:
         self._referenced: set[str] = set()
         self._prefix = ""
         self._reach = reachable_defs(defs) if profile.recursion_only_optional else {}
+        self._cyclic = frozenset(name for name, reach in self._reach.items() if name in reach)
         self._tags = discriminator_tags(schema) if profile.require_tags else {}
 
     # ------------------------------------------------------------------ results
@@ -313,7 +321,7 @@ class Walker:
         return out
 
     def _describe(self, out: dict[str, Json], notes: _Notes, base: Json) -> None:
-        if not notes.constraints and not notes.notes:
+        if notes.empty:
             return
         text = compose_description(
             base if isinstance(base, str) else None, notes.constraints, notes.notes
@@ -546,7 +554,7 @@ class Walker:
             self._referenced.add(name)
             events.append(site)
             return self._nullable({"$ref": ref, **dollar, **plain})
-        if not profile.bare_refs or (not plain and not notes.constraints and not notes.notes):
+        if not profile.bare_refs or (not plain and notes.empty):
             self._describe(out, notes, out.get("description"))
             self._referenced.add(name)
             events.append(site)
@@ -758,7 +766,8 @@ class Walker:
         return self.node(prop, path, events, owner, default_text="")
 
     def _recursive(self, owner: str | None, prop: Json) -> bool:
-        if owner is None:
+        """Whether `prop`, a property of definition `owner`, leads back to `owner`."""
+        if owner is None or owner not in self._cyclic:
             return False
         return any(
             target == owner or owner in self._reach.get(target, frozenset())
