@@ -64,7 +64,7 @@ def _duration(delta: dt.timedelta) -> str:
 _FORMATS: dict[str, st.SearchStrategy[str]] = {
     "date": st.dates().map(dt.date.isoformat),
     "date-time": st.datetimes(timezones=st.just(dt.UTC)).map(dt.datetime.isoformat),
-    "time": st.times().map(dt.time.isoformat),
+    "time": st.times().map(lambda t: t.replace(microsecond=0).isoformat()),
     "duration": st.timedeltas(dt.timedelta(0), dt.timedelta(days=30)).map(_duration),
     "uuid": st.uuids().map(str),
     "email": st.emails(),

@@ -24,7 +24,7 @@ from ._models import CASES, Case
 from ._wire import parse
 from .test_schema_battery import COMBOS, compiled_or_none
 
-EXAMPLES = 40
+EXAMPLES = 100
 
 _settings = settings(
     max_examples=EXAMPLES,
