@@ -11,6 +11,7 @@ from toolwire._api import Api, check_api
 from toolwire.exceptions import SchemaError
 
 from ._anthropic import anthropic_profile
+from ._events import Event, record
 from ._gemini import gemini_profile
 from ._openai import chat_profile, responses_profile
 from ._profile import Profile
@@ -63,7 +64,7 @@ def compile_schema(
         return CompiledSchema(copy.deepcopy(dict(schema)), SchemaReport(profile.api, strict, ()))
     defs = as_map(schema.get("$defs"))
     walker = Walker(profile, schema, custom=custom)
-    events: list[Any] = []
+    events: list[Event] = []
     root, owner = _root(schema, defs, custom, walker, events)
     out = walker.node(root, "", events, owner, root=True)
     if not is_map(out) or (profile.allowed is not None and out.get("type") != "object"):
@@ -89,7 +90,7 @@ def _root(
     defs: Mapping[str, Any],
     custom: bool,
     walker: Walker,
-    events: list[Any],
+    events: list[Event],
 ) -> tuple[dict[str, Json], str | None]:
     """The root object to walk, and the definition it stands for when it is a reference.
 
@@ -107,7 +108,7 @@ def _root(
             body = {k: v for k, v in body.items() if k not in ("title", "description")}
         root = {**body, **siblings}
         owner = name
-        walker.record(
+        record(
             events,
             "",
             "$ref",

@@ -9,176 +9,39 @@ at every place the definition is used, so the report names field paths from the 
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
-
 from toolwire.exceptions import SchemaError
 
+from ._encodings import pairs, tuple_object
+from ._events import Event, Notes, RefSite, record
+from ._keywords import (
+    ANNOTATIONS,
+    CONSTRAINTS,
+    MISSING,
+    NULL,
+    TYPED,
+    constraint_is_lossy,
+    single_value,
+)
 from ._profile import Profile
-from ._report import SchemaAction, SchemaChange
+from ._report import SchemaChange
+from ._rewrites import rewrite
 from ._shapes import (
-    PAIR_KEY,
-    PAIR_VALUE,
     Json,
     JsonMap,
     accepts_null,
     as_list,
     as_map,
     def_name,
-    dict_value_schema,
     discriminator_tags,
     is_dict_schema,
     is_map,
     join_path,
     reachable_defs,
     refs_in,
-    tuple_key,
 )
 from ._words import compose_description, constraint_phrase, json_text
 
 __all__ = ["Walker"]
-
-_NULL: dict[str, Json] = {"type": "null"}
-_MISSING: Any = object()
-
-ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "default",
-        "examples",
-        "deprecated",
-        "readOnly",
-        "writeOnly",
-        "$comment",
-        "$schema",
-        "$id",
-        "$anchor",
-        "contentEncoding",
-        "contentMediaType",
-    }
-)
-"""Keywords that describe a value without restricting it."""
-
-_CONSTRAINTS = frozenset(
-    {
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "patternProperties",
-    }
-)
-"""Keywords that restrict a value and can be spelled out in words."""
-
-_TYPED = ("type", "anyOf", "oneOf", "allOf", "enum", "const", "$ref")
-
-_BY_TYPE: dict[str, frozenset[str]] = {
-    "object": frozenset(
-        {
-            "properties",
-            "required",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-        }
-    ),
-    "array": frozenset({"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}),
-    "string": frozenset({"minLength", "maxLength", "pattern", "format"}),
-    "number": frozenset(
-        {"minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"}
-    ),
-}
-_BY_TYPE["integer"] = _BY_TYPE["number"]
-
-
-class _RefSite(NamedTuple):
-    """A place where a definition is used: its changes are reported under `path`.
-
-    `branch` marks a union branch: the path cannot tell branches apart, so each expanded
-    change's detail names the branch's model.
-    """
-
-    path: str
-    name: str
-    branch: bool = False
-
-
-_Event = SchemaChange | _RefSite
-
-
-_CONSTRAINT_ORDER = (
-    "const",
-    "enum",
-    "format",
-    "minLength",
-    "maxLength",
-    "pattern",
-    "minimum",
-    "exclusiveMinimum",
-    "maximum",
-    "exclusiveMaximum",
-    "multipleOf",
-    "minItems",
-    "maxItems",
-    "uniqueItems",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-    "patternProperties",
-)
-
-_CONSTRAINT_RANK = {keyword: index for index, keyword in enumerate(_CONSTRAINT_ORDER)}
-
-
-class _Notes:
-    """What a node's description gains: constraints in words, then notes."""
-
-    __slots__ = ("_constraints", "notes")
-
-    def __init__(self) -> None:
-        self._constraints: list[tuple[str, str]] = []
-        self.notes: list[str] = []
-
-    def constrain(self, keyword: str, phrase: str) -> None:
-        """Add a constraint the API does not take, in words."""
-        self._constraints.append((keyword, phrase))
-
-    @property
-    def empty(self) -> bool:
-        """Whether the description gains nothing."""
-        return not self._constraints and not self.notes
-
-    @property
-    def constraints(self) -> list[str]:
-        """The constraints in a reading order (lower bounds before upper bounds)."""
-        last = len(_CONSTRAINT_RANK)
-        ordered = sorted(self._constraints, key=lambda item: _CONSTRAINT_RANK.get(item[0], last))
-        return [phrase for _, phrase in ordered]
-
-
-def _is_number(value: object) -> bool:
-    return isinstance(value, int | float) and not isinstance(value, bool)
-
-
-def _single_value(schema: JsonMap) -> Any:
-    """The only value a schema allows (``const`` or a one-value ``enum``), else _MISSING."""
-    if "const" in schema:
-        return schema["const"]
-    values = as_list(schema.get("enum"))
-    return values[0] if len(values) == 1 else _MISSING
 
 
 class Walker:
@@ -190,7 +53,7 @@ class Walker:
         self.defs = defs
         self.custom = custom
         self._compiled: dict[str, Json] = {}
-        self._def_events: dict[str, list[_Event]] = {}
+        self._def_events: dict[str, list[Event]] = {}
         self._in_progress: set[str] = set()
         self._referenced: set[str] = set()
         self._prefix = ""
@@ -208,17 +71,17 @@ class Walker:
             if name in self._referenced and name in self._compiled
         }
 
-    def changes(self, events: list[_Event], stack: frozenset[str]) -> list[SchemaChange]:
+    def changes(self, events: list[Event], stack: frozenset[str]) -> list[SchemaChange]:
         """The report's changes: definition changes expanded at every use, recursion once."""
         found: list[SchemaChange] = []
         self._expand(events, "", stack, found)
         return found
 
     def _expand(
-        self, events: list[_Event], prefix: str, stack: frozenset[str], found: list[SchemaChange]
+        self, events: list[Event], prefix: str, stack: frozenset[str], found: list[SchemaChange]
     ) -> None:
         for event in events:
-            if isinstance(event, _RefSite):
+            if isinstance(event, RefSite):
                 if event.name not in stack:
                     start = len(found)
                     self._expand(
@@ -246,7 +109,7 @@ class Walker:
                     else SchemaChange(path, event.keyword, event.action, event.detail, event.lossy)
                 )
 
-    # ------------------------------------------------------------------ errors and changes
+    # ------------------------------------------------------------------ errors
 
     def fail(self, path: str, why: str, way_out: str) -> SchemaError:
         """A `SchemaError` naming the field (from the root), the reason and the way out."""
@@ -257,25 +120,13 @@ class Walker:
             f"Way out: {way_out}."
         )
 
-    @staticmethod
-    def record(
-        events: list[_Event],
-        path: str,
-        keyword: str,
-        action: SchemaAction,
-        detail: str,
-        *,
-        lossy: bool,
-    ) -> None:
-        events.append(SchemaChange(path, keyword, action, detail, lossy))
-
     # ------------------------------------------------------------------ nodes
 
     def node(
         self,
         schema: Json,
         path: str,
-        events: list[_Event],
+        events: list[Event],
         owner: str | None,
         *,
         nullable: bool = False,
@@ -295,21 +146,21 @@ class Walker:
             if self.profile.allowed is None:
                 return schema
             raise self.fail(path, "has a boolean schema", "use a schema object")
-        notes = _Notes()
+        notes = Notes()
         if default_text:
             notes.notes.append(default_text)
-        schema = self._rewrite(schema, path, events, notes)
+        schema = rewrite(self, schema, path, events, notes)
         if "$ref" in schema:
             return self._ref(schema, path, events, owner, notes, nullable, default_text)
         profile = self.profile
         if not root and profile.dicts_as_pairs and is_dict_schema(schema):
-            out = self._pairs(schema, path, events, owner, notes, default_text)
+            out = pairs(self, schema, path, events, owner, notes, default_text)
         elif not root and profile.tuples_as_objects and "prefixItems" in schema:
-            out = self._tuple_object(schema, path, events, owner, notes, default_text)
+            out = tuple_object(self, schema, path, events, owner, notes, default_text)
         else:
-            out = self._keywords(schema, path, events, owner, notes, default_text)
+            out = self.keywords(schema, path, events, owner, notes, default_text)
         self._describe(out, notes, out.get("description"))
-        if profile.typed_schemas and not any(keyword in out for keyword in _TYPED):
+        if profile.typed_schemas and not any(keyword in out for keyword in TYPED):
             raise self.fail(
                 path,
                 "accepts any value (a field typed Any, or a list or dict of Any), which "
@@ -320,7 +171,7 @@ class Walker:
             return self._nullable(out)
         return out
 
-    def _describe(self, out: dict[str, Json], notes: _Notes, base: Json) -> None:
+    def _describe(self, out: dict[str, Json], notes: Notes, base: Json) -> None:
         if notes.empty:
             return
         text = compose_description(
@@ -333,192 +184,13 @@ class Walker:
         notes = {key: value for key, value in out.items() if key in ANNOTATIONS}
         core = {key: value for key, value in out.items() if key not in ANNOTATIONS}
         if list(core) == ["anyOf"]:
-            wrapped: dict[str, Json] = {"anyOf": [*as_list(core["anyOf"]), _NULL]}
+            wrapped: dict[str, Json] = {"anyOf": [*as_list(core["anyOf"]), NULL]}
         else:
-            wrapped = {"anyOf": [core, _NULL]}
+            wrapped = {"anyOf": [core, NULL]}
         wrapped.update(notes)
         return wrapped
 
     # ------------------------------------------------------------------ rewrites
-
-    def _rewrite(self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes) -> JsonMap:
-        """Same-meaning rewrites done before the keyword walk (type lists, allOf, literals)."""
-        profile = self.profile
-        kinds = as_list(schema.get("type"))
-        if kinds and profile.type_list_as_any_of:
-            schema = self._split_type_list(schema, kinds, path, events)
-        if "allOf" in schema and not profile.takes("allOf"):
-            schema = self._merge_all_of(schema, as_list(schema["allOf"]), path, events)
-        patterns = as_map(schema.get("patternProperties"))
-        if (
-            patterns
-            and not profile.takes("patternProperties")
-            and not profile.dicts_as_pairs
-            and len(patterns) == 1
-            and "additionalProperties" not in schema
-            and "properties" not in schema
-        ):
-            ((pattern, value),) = patterns.items()
-            schema = {key: item for key, item in schema.items() if key != "patternProperties"} | {
-                "additionalProperties": value
-            }
-            phrase = f"keys match the regular expression {pattern}"
-            notes.constrain("patternProperties", phrase)
-            self.record(
-                events,
-                path,
-                "patternProperties",
-                "moved_to_description",
-                f"{phrase}: the values keep their schema under additionalProperties, the "
-                "key pattern is only stated in the description",
-                lossy=True,
-            )
-        if profile.const_as_enum and "const" in schema:
-            schema = self._const_as_enum(schema, path, events, notes)
-        if profile.enum_strings_and_numbers and "enum" in schema:
-            schema = self._split_enum(schema, path, events, notes)
-        return schema
-
-    def _split_type_list(
-        self, schema: JsonMap, kinds: list[Any], path: str, events: list[_Event]
-    ) -> JsonMap:
-        if len(kinds) == 1:
-            return {**schema, "type": kinds[0]}
-        branches: list[dict[str, Json]] = []
-        for kind in kinds:
-            branch: dict[str, Json] = {"type": kind}
-            for keyword in _BY_TYPE.get(str(kind), frozenset()):
-                if keyword in schema:
-                    branch[keyword] = schema[keyword]
-            branches.append(branch)
-        moved = {keyword for kind in kinds for keyword in _BY_TYPE.get(str(kind), frozenset())}
-        rest = {k: v for k, v in schema.items() if k != "type" and k not in moved}
-        self.record(
-            events,
-            path,
-            "type",
-            "rewritten",
-            f"the type list {json_text(kinds)} is written as anyOf of single types",
-            lossy=False,
-        )
-        return {"anyOf": branches, **rest}
-
-    def _merge_all_of(
-        self, schema: JsonMap, parts: list[Any], path: str, events: list[_Event]
-    ) -> JsonMap:
-        rest = {key: value for key, value in schema.items() if key != "allOf"}
-        if len(parts) == 1 and is_map(parts[0]):
-            part = parts[0]
-            clash = [k for k in part if k in rest and k not in ANNOTATIONS and rest[k] != part[k]]
-            if not clash:
-                merged = {**part, **rest}
-                self.record(
-                    events,
-                    path,
-                    "allOf",
-                    "rewritten",
-                    "a one-schema allOf is merged into the field's schema",
-                    lossy=False,
-                )
-                return merged
-        raise self.fail(
-            path,
-            f"uses allOf, which {self.profile.api} does not take here",
-            "write the schema without allOf (one object with all the properties), "
-            "or set model_tool_strict = False",
-        )
-
-    def _const_as_enum(
-        self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes
-    ) -> JsonMap:
-        value = schema["const"]
-        rest = {key: item for key, item in schema.items() if key != "const"}
-        if isinstance(value, str) or _is_number(value):
-            self.record(
-                events,
-                path,
-                "const",
-                "rewritten",
-                f"const {json_text(value)} is written as a one-value enum",
-                lossy=False,
-            )
-            return {**rest, "enum": [value]}
-        if value is None:
-            self.record(
-                events,
-                path,
-                "const",
-                "rewritten",
-                "const null is written as type null",
-                lossy=False,
-            )
-            return {**{k: v for k, v in rest.items() if k != "type"}, "type": "null"}
-        phrase = constraint_phrase("const", value)
-        notes.constrain("const", phrase)
-        self.record(
-            events,
-            path,
-            "const",
-            "moved_to_description",
-            f"{phrase}: {self.profile.api} takes enum values of strings and numbers only, so "
-            "the API accepts any value of the type here; toolwire's validation still checks it",
-            lossy=True,
-        )
-        if isinstance(value, bool):
-            rest["type"] = "boolean"
-        return rest
-
-    def _split_enum(
-        self, schema: JsonMap, path: str, events: list[_Event], notes: _Notes
-    ) -> JsonMap:
-        values = as_list(schema["enum"])
-        plain = [v for v in values if isinstance(v, str) or _is_number(v)]
-        if len(plain) == len(values):
-            return schema
-        bools = [v for v in values if isinstance(v, bool)]
-        others = [
-            v for v in values if v is not None and not isinstance(v, bool | str | int | float)
-        ]
-        branches: list[dict[str, Json]] = []
-        if plain:
-            branch: dict[str, Json] = {"enum": plain}
-            if all(isinstance(v, str) for v in plain):
-                branch = {"type": "string", "enum": plain}
-            elif all(_is_number(v) for v in plain):
-                integral = all(isinstance(v, int) for v in plain)
-                branch = {"type": "integer" if integral else "number", "enum": plain}
-            branches.append(branch)
-        lossy = bool(others) or len(set(bools)) == 1
-        if bools:
-            branch = {"type": "boolean"}
-            if len(set(bools)) == 1:
-                branch["description"] = "Must be " + json_text(bools[0]) + "."
-            branches.append(branch)
-        if None in values:
-            branches.append(dict(_NULL))
-        if others:
-            phrase = "one of " + ", ".join(json_text(v) for v in others)
-            notes.constrain("enum", phrase)
-            branches.append({"type": "object"} if is_map(others[0]) else {"type": "array"})
-        rest = {k: v for k, v in schema.items() if k not in ("enum", "type")}
-        self.record(
-            events,
-            path,
-            "enum",
-            "rewritten",
-            f"enum {json_text(values)} holds values other than strings and numbers, which "
-            f"{self.profile.api} takes in enum: written as anyOf of an enum and types"
-            + (
-                "; a single boolean or an object/array value is only stated in words "
-                "(toolwire's validation still checks it)"
-                if lossy
-                else ""
-            ),
-            lossy=lossy,
-        )
-        if len(branches) == 1:
-            return {**rest, **branches[0]}
-        return {"anyOf": branches, **rest}
 
     # ------------------------------------------------------------------ $ref
 
@@ -526,9 +198,9 @@ class Walker:
         self,
         schema: JsonMap,
         path: str,
-        events: list[_Event],
+        events: list[Event],
         owner: str | None,
-        notes: _Notes,
+        notes: Notes,
         nullable: bool,
         default_text: str | None,
     ) -> Json:
@@ -545,10 +217,10 @@ class Walker:
             )
         self._compile_def(name, path)
         siblings = {key: value for key, value in schema.items() if key != "$ref"}
-        out = self._keywords(siblings, path, events, owner, notes, default_text)
+        out = self.keywords(siblings, path, events, owner, notes, default_text)
         dollar = {k: v for k, v in out.items() if k.startswith("$")}
         plain = {k: v for k, v in out.items() if not k.startswith("$")}
-        site = _RefSite(path, name)
+        site = RefSite(path, name)
         if nullable:
             self._describe(plain, notes, plain.get("description"))
             self._referenced.add(name)
@@ -563,7 +235,7 @@ class Walker:
         if name in self._in_progress:
             self._describe(plain, notes, plain.get("description"))
             self._referenced.add(name)
-            self.record(
+            record(
                 events,
                 path,
                 "$ref",
@@ -580,7 +252,7 @@ class Walker:
         merged.update(plain)
         base = plain.get("description", body.get("description"))
         self._describe(merged, notes, base)
-        self.record(
+        record(
             events,
             path,
             "$ref",
@@ -598,7 +270,7 @@ class Walker:
         self._in_progress.add(name)
         saved = self._prefix
         self._prefix = join_path(saved, site)
-        events: list[_Event] = []
+        events: list[Event] = []
         self._def_events[name] = events
         try:
             self._compiled[name] = self.node(self.defs[name], "", events, name)
@@ -608,13 +280,13 @@ class Walker:
 
     # ------------------------------------------------------------------ keyword walk
 
-    def _keywords(
+    def keywords(
         self,
         schema: JsonMap,
         path: str,
-        events: list[_Event],
+        events: list[Event],
         owner: str | None,
-        notes: _Notes,
+        notes: Notes,
         default_text: str | None,
     ) -> dict[str, Json]:
         profile = self.profile
@@ -656,8 +328,8 @@ class Walker:
                 self._discriminator(schema, value, path, events, out)
             elif key in ("enum", "const", "type", "title", "description"):
                 out[key] = value
-            elif key in _CONSTRAINTS:
-                self._constraint(schema, key, value, path, events, notes, out)
+            elif key in CONSTRAINTS:
+                self.constraint(schema, key, value, path, events, notes, out)
             elif profile.takes(key):
                 out[key] = value
             else:
@@ -669,8 +341,8 @@ class Walker:
         self,
         value: Json,
         path: str,
-        events: list[_Event],
-        notes: _Notes,
+        events: list[Event],
+        notes: Notes,
         default_text: str | None,
         out: dict[str, Json],
     ) -> None:
@@ -680,7 +352,7 @@ class Walker:
             out["default"] = value
             return
         if value is None:
-            self.record(
+            record(
                 events,
                 path,
                 "default",
@@ -690,7 +362,7 @@ class Walker:
             )
             return
         notes.notes.append(f"Default: {json_text(value)}.")
-        self.record(
+        record(
             events,
             path,
             "default",
@@ -701,7 +373,7 @@ class Walker:
         )
 
     def _properties(
-        self, schema: JsonMap, path: str, events: list[_Event], owner: str | None
+        self, schema: JsonMap, path: str, events: list[Event], owner: str | None
     ) -> tuple[dict[str, Json], list[str]]:
         """The compiled properties, and the names required in the output, in order."""
         profile = self.profile
@@ -729,7 +401,7 @@ class Walker:
                 out[name] = self.node(prop, where, events, owner)
                 continue
             elif recursive:
-                self.record(
+                record(
                     events,
                     where,
                     "required",
@@ -746,15 +418,15 @@ class Walker:
             required_out.append(name)
         return out, required_out
 
-    def _required_tag(self, prop: Json, path: str, events: list[_Event], owner: str | None) -> Json:
+    def _required_tag(self, prop: Json, path: str, events: list[Event], owner: str | None) -> Json:
         """A discriminated union's tag with a default becomes required, never nullable.
 
         Where ``oneOf`` is read as ``anyOf``, only a required tag keeps the branches apart,
         and pydantic needs the tag to pick the branch: leaving it out (or a null) would fail.
         """
-        default = as_map(prop).get("default", _MISSING)
-        shown = "" if default is _MISSING else f" (leaving it out gave {json_text(default)})"
-        self.record(
+        default = as_map(prop).get("default", MISSING)
+        shown = "" if default is MISSING else f" (leaving it out gave {json_text(default)})"
+        record(
             events,
             path,
             "required",
@@ -775,14 +447,14 @@ class Walker:
         )
 
     def _required_optional(
-        self, prop: Json, path: str, events: list[_Event], owner: str | None
+        self, prop: Json, path: str, events: list[Event], owner: str | None
     ) -> Json:
         """Strict mode: an optional field becomes required, nullable where it needs to be."""
         schema = as_map(prop)
-        default = schema.get("default", _MISSING)
-        only = _single_value(schema)
-        if only is not _MISSING and default is not _MISSING and only == default:
-            self.record(
+        default = schema.get("default", MISSING)
+        only = single_value(schema)
+        if only is not MISSING and default is not MISSING and only == default:
+            record(
                 events,
                 path,
                 "required",
@@ -793,7 +465,7 @@ class Walker:
             )
             return self.node(prop, path, events, owner, default_text="")
         if accepts_null(prop, self.defs):
-            if default is _MISSING or default is None:
+            if default is MISSING or default is None:
                 text = ""
                 detail = "now required; null means None, as leaving it out did"
             else:
@@ -802,15 +474,15 @@ class Walker:
                     f"now required; null still means None, so to get the default "
                     f"{json_text(default)} the model sends it (the description states it)"
                 )
-            self.record(events, path, "required", "made_required", detail, lossy=False)
+            record(events, path, "required", "made_required", detail, lossy=False)
             return self.node(prop, path, events, owner, default_text=text)
-        if default is _MISSING:
+        if default is MISSING:
             text = "Send null to use the default."
             shown = "its default"
         else:
             text = f"Send null to use the default ({json_text(default)})."
             shown = f"the default {json_text(default)}"
-        self.record(
+        record(
             events,
             path,
             "required",
@@ -825,7 +497,7 @@ class Walker:
         schema: JsonMap,
         value: Json,
         path: str,
-        events: list[_Event],
+        events: list[Event],
         owner: str | None,
         out: dict[str, Json],
     ) -> None:
@@ -844,14 +516,14 @@ class Walker:
         if "properties" in schema and self.profile.close_objects:
             out["additionalProperties"] = False
 
-    def _report_closing(self, schema: JsonMap, path: str, events: list[_Event]) -> None:
+    def _report_closing(self, schema: JsonMap, path: str, events: list[Event]) -> None:
         if "properties" not in schema or not self.profile.close_objects:
             return
-        before = schema.get("additionalProperties", _MISSING)
+        before = schema.get("additionalProperties", MISSING)
         if before is False:
             return
-        if before is _MISSING:
-            self.record(
+        if before is MISSING:
+            record(
                 events,
                 path,
                 "additionalProperties",
@@ -861,7 +533,7 @@ class Walker:
                 lossy=False,
             )
             return
-        self.record(
+        record(
             events,
             path,
             "additionalProperties",
@@ -875,9 +547,9 @@ class Walker:
         self,
         schema: JsonMap,
         key: str,
-        branches: list[Any],
+        branches: list[Json],
         path: str,
-        events: list[_Event],
+        events: list[Event],
         owner: str | None,
         out: dict[str, Json],
     ) -> None:
@@ -889,7 +561,7 @@ class Walker:
                 else f"; {self.profile.api} does not take oneOf, and a value matching "
                 "several branches is now accepted by the API (toolwire's validation decides)"
             )
-            self.record(events, path, "oneOf", "rewritten", detail, lossy=not tagged)
+            record(events, path, "oneOf", "rewritten", detail, lossy=not tagged)
             out_key = "anyOf"
         else:
             out_key = key
@@ -901,7 +573,7 @@ class Walker:
             if several:
                 events[start:] = [
                     event._replace(branch=True)
-                    if isinstance(event, _RefSite) and event.path == path
+                    if isinstance(event, RefSite) and event.path == path
                     else event
                     for event in events[start:]
                 ]
@@ -912,7 +584,7 @@ class Walker:
         schema: JsonMap,
         value: Json,
         path: str,
-        events: list[_Event],
+        events: list[Event],
         out: dict[str, Json],
     ) -> None:
         profile = self.profile
@@ -921,7 +593,7 @@ class Walker:
         if profile.takes("discriminator"):
             out["discriminator"] = value
             return
-        self.record(
+        record(
             events,
             path,
             "discriminator",
@@ -930,14 +602,14 @@ class Walker:
             lossy=False,
         )
 
-    def _constraint(
+    def constraint(
         self,
         schema: JsonMap,
         key: str,
         value: Json,
         path: str,
-        events: list[_Event],
-        notes: _Notes,
+        events: list[Event],
+        notes: Notes,
         out: dict[str, Json],
     ) -> None:
         profile = self.profile
@@ -953,7 +625,7 @@ class Walker:
             self._drop(key, value, path, events, notes)
             return
         phrase = constraint_phrase(key, value)
-        lossy = _constraint_is_lossy(schema, key, value)
+        lossy = constraint_is_lossy(schema, key, value)
         notes.constrain(key, phrase)
         api = profile.api
         if key == "format" and profile.takes(key):
@@ -968,7 +640,7 @@ class Walker:
             effect = "nothing is lost: pydantic writes uniqueItems for sets, which merge duplicates"
         else:
             effect = "nothing is lost"
-        self.record(
+        record(
             events,
             path,
             key,
@@ -977,12 +649,12 @@ class Walker:
             lossy=lossy,
         )
 
-    def _drop(self, key: str, value: Json, path: str, events: list[_Event], notes: _Notes) -> None:
+    def _drop(self, key: str, value: Json, path: str, events: list[Event], notes: Notes) -> None:
         api = self.profile.api
         if key == "examples":
             shown = ", ".join(json_text(v) for v in as_list(value)) or json_text(value)
             notes.notes.append(f"Examples: {shown}.")
-            self.record(
+            record(
                 events,
                 path,
                 key,
@@ -993,7 +665,7 @@ class Walker:
         elif key == "deprecated":
             if value:
                 notes.notes.append("Deprecated.")
-            self.record(
+            record(
                 events,
                 path,
                 key,
@@ -1002,7 +674,7 @@ class Walker:
                 lossy=False,
             )
         elif key in ANNOTATIONS:
-            self.record(
+            record(
                 events,
                 path,
                 key,
@@ -1013,7 +685,7 @@ class Walker:
         else:
             phrase = constraint_phrase(key, value)
             notes.constrain(key, phrase)
-            self.record(
+            record(
                 events,
                 path,
                 key,
@@ -1024,141 +696,3 @@ class Walker:
             )
 
     # ------------------------------------------------------------------ encodings
-
-    def _pairs(
-        self,
-        schema: JsonMap,
-        path: str,
-        events: list[_Event],
-        owner: str | None,
-        notes: _Notes,
-        default_text: str | None,
-    ) -> dict[str, Json]:
-        value_schema, key_schema = dict_value_schema(schema)
-        value_out = self.node(value_schema, join_path(path, "{}"), events, owner)
-        key_in = {"type": "string"} if key_schema is None else key_schema
-        if is_map(key_in) and not any(k in key_in for k in _TYPED):
-            key_in = {"type": "string", **key_in}
-        key_out = self.node(key_in, join_path(path, "{key}"), events, owner)
-        entry = {
-            "type": "object",
-            "properties": {PAIR_KEY: key_out, PAIR_VALUE: value_out},
-            "required": [PAIR_KEY, PAIR_VALUE],
-            "additionalProperties": False,
-        }
-        out: dict[str, Json] = {"type": "array", "items": entry}
-        self.record(
-            events,
-            path,
-            "additionalProperties",
-            "encoded_as_pairs",
-            f'a dict is sent as a list of {{"{PAIR_KEY}", "{PAIR_VALUE}"}} objects, because '
-            f"{self.profile.api} strict mode needs closed objects; toolwire turns the list back "
-            "into the dict (a repeated key keeps its last value)",
-            lossy=False,
-        )
-        for size, items in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
-            if size in schema:
-                self._pair_count(schema[size], size, items, path, events, notes, out)
-        consumed = {
-            "type",
-            "additionalProperties",
-            "patternProperties",
-            "propertyNames",
-            "minProperties",
-            "maxProperties",
-        }
-        rest = {key: value for key, value in schema.items() if key not in consumed}
-        out.update(self._keywords(rest, path, events, owner, notes, default_text))
-        notes.notes.append("A mapping, sent as a list of key/value pairs.")
-        return out
-
-    def _pair_count(
-        self,
-        count: Json,
-        size: str,
-        items: str,
-        path: str,
-        events: list[_Event],
-        notes: _Notes,
-        out: dict[str, Json],
-    ) -> None:
-        """``minProperties``/``maxProperties`` of a dict become the pair list's item bounds."""
-        profile = self.profile
-        # Pairs repeating a key count once in the dict: only a lower bound above 1 can fail.
-        lossy = size == "minProperties" and _is_number(count) and count > 1
-        allowed = profile.min_items_values
-        if profile.takes(items) and (items != "minItems" or allowed is None or count in allowed):
-            out[items] = count
-            self.record(
-                events,
-                path,
-                size,
-                "rewritten",
-                f"{constraint_phrase(size, count)} becomes {constraint_phrase(items, count)}"
-                + ("; pairs that repeat a key count once in the dict" if lossy else ""),
-                lossy=lossy,
-            )
-            return
-        phrase = constraint_phrase(size, count)
-        notes.constrain(size, phrase)
-        self.record(
-            events,
-            path,
-            size,
-            "moved_to_description",
-            f"{phrase}: {profile.api} cannot bound the pair list here, so it is stated in the "
-            "description; toolwire's validation still checks it",
-            lossy=size == "minProperties" and count != 0 or size == "maxProperties",
-        )
-
-    def _tuple_object(
-        self,
-        schema: JsonMap,
-        path: str,
-        events: list[_Event],
-        owner: str | None,
-        notes: _Notes,
-        default_text: str | None,
-    ) -> dict[str, Json]:
-        if schema.get("items", False) is not False:
-            raise self.fail(
-                path,
-                "is a tuple with a variable-length tail, which strict mode cannot express",
-                "use a fixed-length tuple, a list, or a model",
-            )
-        items = as_list(schema["prefixItems"])
-        properties = {
-            tuple_key(index): self.node(item, join_path(path, f"[{index}]"), events, owner)
-            for index, item in enumerate(items)
-        }
-        out: dict[str, Json] = {
-            "type": "object",
-            "properties": properties,
-            "required": list(properties),
-            "additionalProperties": False,
-        }
-        self.record(
-            events,
-            path,
-            "prefixItems",
-            "encoded_as_object",
-            f"a {len(items)}-item tuple is sent as an object with keys "
-            f"{', '.join(properties) or '(none)'}, because {self.profile.api} strict mode "
-            "does not take prefixItems; toolwire turns it back into the tuple",
-            lossy=False,
-        )
-        consumed = {"type", "prefixItems", "items", "minItems", "maxItems"}
-        rest = {key: value for key, value in schema.items() if key not in consumed}
-        out.update(self._keywords(rest, path, events, owner, notes, default_text))
-        return out
-
-
-def _constraint_is_lossy(schema: JsonMap, key: str, value: Json) -> bool:
-    """Whether dropping `key` lets the API accept values the model class rejects."""
-    if key in ("minLength", "minItems", "minProperties") and value == 0:
-        return False
-    if key == "uniqueItems":
-        minimum = schema.get("minItems", 0)
-        return value is not False and _is_number(minimum) and minimum > 1
-    return True
