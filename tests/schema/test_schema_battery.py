@@ -7,20 +7,21 @@ import itertools
 
 import pytest
 from inline_snapshot import snapshot
+from pydantic import BaseModel
 
 from toolwire._api import API_NAMES, Api
 from toolwire._schema import CompiledSchema, compile_schema
 from toolwire.exceptions import SchemaError
 
 from ._gen import validator
-from ._models import CASES, Case, StrictBase
+from ._models import CASES, Case
 from ._rules import CHECKERS
 from ._wire import parse, wire_for
 
 COMBOS: list[tuple[Api, bool]] = [(api, strict) for api in API_NAMES for strict in (True, False)]
 
 
-def tool_schema(model: type[StrictBase]) -> dict[str, object]:
+def tool_schema(model: type[BaseModel]) -> dict[str, object]:
     """The parameters schema the tool class hands the compiler (root title/description gone)."""
     schema = model.model_json_schema()
     schema.pop("title", None)

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import pytest
 from inline_snapshot import snapshot
+from pydantic import BaseModel, ConfigDict
 
 from toolwire._api import API_NAMES
 from toolwire._schema import ACTIONS, SchemaChange, SchemaReport, compile_schema
+from toolwire.exceptions import UnknownApiError
 
 from ._models import CASES, Constrained, Defaults, Dicts, Discriminated, Nested, TreeNode, Tuples
 from .test_schema_battery import COMBOS, compiled_or_none, tool_schema
@@ -391,3 +394,26 @@ def test_report_paths_never_name_defs() -> None:
                 compiled = compiled_or_none(case, api, strict)
                 if compiled is not None:
                     assert all("$defs" not in c.path for c in compiled.report.changes)
+
+
+def test_extra_forbid_is_not_needed_for_strict() -> None:
+    """A strict schema is the same with or without extra="forbid"; only the report differs."""
+
+    class Entities(BaseModel):
+        people: list[str]
+        places: list[str]
+
+    class EntitiesForbid(Entities):
+        model_config = ConfigDict(extra="forbid")
+
+    plain = compile_schema(tool_schema(Entities), "chat.completions", strict=True)
+    forbid = compile_schema(tool_schema(EntitiesForbid), "chat.completions", strict=True)
+    assert plain.schema == forbid.schema
+    assert [c.action for c in plain.report.changes] == ["closed"]
+    assert forbid.report.changes == ()
+
+
+def test_unknown_api_is_refused() -> None:
+    """An api name that is not one of the four raises UnknownApiError."""
+    with pytest.raises(UnknownApiError):
+        compile_schema({"type": "object", "properties": {}}, "vertex", strict=False)  # pyright: ignore[reportArgumentType]

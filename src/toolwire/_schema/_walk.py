@@ -140,12 +140,12 @@ class Walker:
         means the caller already reported the field's default: it is dropped and the text
         (may be empty) goes into the description.
         """
-        if schema is True:
-            schema = {}
         if not is_map(schema):
             if self.profile.allowed is None:
-                return schema
-            raise self.fail(path, "has a boolean schema", "use a schema object")
+                return schema  # kept as pydantic (or the user) wrote it
+            if schema is not True:
+                raise self.fail(path, "has a boolean schema", "use a schema object")
+            schema = {}
         notes = Notes()
         if default_text:
             notes.notes.append(default_text)
@@ -189,8 +189,6 @@ class Walker:
             wrapped = {"anyOf": [core, NULL]}
         wrapped.update(notes)
         return wrapped
-
-    # ------------------------------------------------------------------ rewrites
 
     # ------------------------------------------------------------------ $ref
 
