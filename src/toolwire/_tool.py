@@ -110,8 +110,8 @@ class FunctionToolModel(ToolModel):
         cls, source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler
     ) -> core_schema.CoreSchema:
         schema = handler(source)
-        if source is cls and cls.__dict__.get("model_tool_strict", cls.model_tool_strict):
-            return core_schema.no_info_before_validator_function(_StrictInput(cls), schema)
+        if source is cls and cls.model_tool_strict:
+            return _before_fields(schema, _StrictInput(cls))
         return schema
 
     @classmethod
@@ -190,12 +190,13 @@ class FunctionToolModel(ToolModel):
         from ._adapters import adapter
 
         api = check_api(api)
-        return adapter(api).output_format(_function_spec(cls, api))
+        return adapter(api).output_format(_function_spec(cls, api, output=True))
 
     @classmethod
-    def model_tool_schema_report(cls, api: Api) -> SchemaReport:
-        """What compiling this tool's schema for `api` changed, and whether it lost anything."""
-        return _function_spec(cls, check_api(api)).report
+    def model_tool_schema_report(cls, api: Api, *, output: bool = False) -> SchemaReport:
+        """What compiling this tool's schema for `api` changed, and whether it lost anything
+        (`output=True`: the structured-output format's schema)."""
+        return _function_spec(cls, check_api(api), output=output).report
 
     @classmethod
     def model_tool_pretty_definition(cls) -> str:
@@ -273,20 +274,30 @@ class CustomToolModel(ToolModel):
         return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
 
 
-_SPECS: WeakKeyDictionary[type[FunctionToolModel], dict[Api, FunctionToolSpec]] = (
+_SPECS: WeakKeyDictionary[type[FunctionToolModel], dict[tuple[Api, bool], FunctionToolSpec]] = (
     WeakKeyDictionary()
 )
 
 
-def _function_spec(cls: type[FunctionToolModel], api: Api) -> FunctionToolSpec:
-    """The tool compiled for `api`, computed once per class and API.
+_NEEDS_INPUT_PLAN = frozenset({"made_required_nullable", "encoded_as_pairs", "encoded_as_object"})
+_ALWAYS_ENFORCED_OUTPUT: frozenset[Api] = frozenset({"anthropic"})
+"""APIs that always constrain structured output to their schema subset (Anthropic's
+`output_config.format` has no strict flag), so formats compile strict there."""
+
+
+def _function_spec(
+    cls: type[FunctionToolModel], api: Api, *, output: bool = False
+) -> FunctionToolSpec:
+    """The tool (or, with `output`, its structured-output format) compiled for `api`,
+    computed once per class, API and purpose.
 
     Class configuration is read on first use; set it in the class body.
     """
     per_api = _SPECS.get(cls)
     if per_api is None:
         per_api = _SPECS[cls] = {}
-    spec = per_api.get(api)
+    key = (api, output and api in _ALWAYS_ENFORCED_OUTPUT)
+    spec = per_api.get(key)
     if spec is None:
         from ._schema import compile_schema
 
@@ -296,15 +307,32 @@ def _function_spec(cls: type[FunctionToolModel], api: Api) -> FunctionToolSpec:
         if not custom:
             schema.pop("title", None)
             schema.pop("description", None)
-        compiled = compile_schema(schema, api, strict=cls.model_tool_strict, custom=custom)
-        spec = per_api[api] = FunctionToolSpec(
+        strict = cls.model_tool_strict or key[1]
+        compiled = compile_schema(schema, api, strict=strict, custom=custom)
+        if strict and not cls.model_tool_strict:
+            _check_output_needs(cls, api, compiled.report)
+        spec = per_api[key] = FunctionToolSpec(
             name=cls.model_tool_name(),
             description=cls._tool_description(description),
             parameters=compiled.schema,
-            strict=cls.model_tool_strict,
+            strict=strict,
             report=compiled.report,
         )
     return spec
+
+
+def _check_output_needs(cls: type, api: Api, report: SchemaReport) -> None:
+    """An always-enforced format whose compilation needs the strict input plan (nulls
+    for defaults, dicts sent as pairs) can only parse back on a strict class."""
+    fields = sorted({c.path or "(root)" for c in report.changes if c.action in _NEEDS_INPUT_PLAN})
+    if fields:
+        from .exceptions import SchemaError
+
+        raise SchemaError(
+            f"{cls.__name__} as {api} structured output: {api} always enforces the schema, "
+            f"so {', '.join(fields)} must be sent in a form only a strict tool class turns "
+            f"back into your values. Set `model_tool_strict = True` on {cls.__name__}."
+        )
 
 
 def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
@@ -325,6 +353,23 @@ def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
         f"{cls.__name__}.model_tool_format is {value!r}; use None, {{'type': 'text'}}, or "
         "{'type': 'grammar', 'syntax': 'lark' or 'regex', 'definition': '...'}."
     )
+
+
+def _before_fields(schema: core_schema.CoreSchema, apply: _StrictInput) -> core_schema.CoreSchema:
+    """`schema` with `apply` run just before the model's fields validate.
+
+    The wrapper goes on the model's inner fields schema, not around the model: the
+    class's own validators still see the raw data first, and `model_json_schema()`
+    keeps working for recursive models.
+    """
+    if schema["type"] == "model":
+        inner = core_schema.no_info_before_validator_function(apply, schema["schema"])
+        return {**schema, "schema": inner}
+    if "schema" in schema:
+        nested: Any = schema["schema"]
+        wrapped: Any = {**schema, "schema": _before_fields(nested, apply)}
+        return wrapped
+    return core_schema.no_info_before_validator_function(apply, schema)
 
 
 class _StrictInput:
