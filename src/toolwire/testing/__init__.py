@@ -2,8 +2,9 @@
 
 Point a real client at a fake and run your own loop without network or keys::
 
-    from toolwire.testing import FakeOpenAI
+    from toolwire.testing import FakeGemini, FakeOpenAI
     client = FakeOpenAI().client()          # a real openai.OpenAI
+    gemini = FakeGemini().client()          # a real google.genai.Client (and .aio)
     response = client.chat.completions.create(model="any", messages=[...], tools=[...])
 
 The fakes call each offered tool once with minimal valid arguments, answer with
@@ -16,12 +17,14 @@ shows a retry path. See each class for details.
 from __future__ import annotations
 
 from ._fake import FakeCall, FakeReply
+from ._gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
 
 __all__ = [
     "FakeCall",
+    "FakeGemini",
     "FakeOpenAI",
     "FakeReply",
     "HistoryProblem",
