@@ -29,6 +29,8 @@ __all__ = ["BaseCustomToolModel", "BaseFunctionToolModel", "FunctionToolGroup", 
 
 ContextIn = TypeVar("ContextIn")
 ContextOut = TypeVar("ContextOut")
+_In = TypeVar("_In")
+_Out = TypeVar("_Out")
 
 
 class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
@@ -96,12 +98,16 @@ class ToolGroup(
     def from_list(
         cls,
         tools: Sequence[
-            type[BaseFunctionToolModel[ContextIn, ContextOut]]
-            | type[BaseCustomToolModel[ContextIn, ContextOut]]
+            type[BaseFunctionToolModel[_In, _Out]] | type[BaseCustomToolModel[_In, _Out]]
         ],
-    ) -> ToolGroup[ContextIn, ContextOut]:
-        """A group of `tools`, keyed by tool name. Raises on duplicate names."""
-        return cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+    ) -> ToolGroup[_In, _Out]:
+        """A group of `tools`, keyed by tool name. Raises on duplicate names.
+
+        The group's context types are the tools' (your type checker rejects tools
+        whose context types differ).
+        """
+        group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
+        return group
 
     def add_tool(
         self,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, cast
 
 import pydantic
 
@@ -26,14 +26,15 @@ class Answers:
 def recorded_text(result: Mapping[str, Any]) -> str:
     """The recorded result as one text: strings as they are, text parts joined,
     a Gemini response object's single string value (or the object as JSON)."""
-    content = result["content"]
+    content: Any = result["content"]
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        texts = [p.get("text", "") for p in content if isinstance(p, dict)]
+        parts = cast("list[dict[str, Any]]", content)
+        texts: list[Any] = [p.get("text", "") for p in parts]
         return "".join(t for t in texts if isinstance(t, str))
     if isinstance(content, dict):
-        values = list(content.values())
+        values: list[Any] = list(cast("dict[str, Any]", content).values())
         if len(values) == 1 and isinstance(values[0], str):
             return values[0]
         return json.dumps(content)

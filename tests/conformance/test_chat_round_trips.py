@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, cast
 
 import httpx2
 import pytest
@@ -43,9 +43,9 @@ def test_follow_up_matches_recording(case: dict[str, Any]) -> None:
         ],
         sent,
     )
-    completion: ChatCompletion = client.chat.completions.create(**request)
+    completion = cast(ChatCompletion, client.chat.completions.create(**request))
 
-    tools = [
+    tools: list[tuple[str, dict[str, Any]]] = [
         (t["function"]["name"], t["function"].get("parameters") or {})
         for t in request.get("tools", [])
     ]
@@ -80,9 +80,10 @@ def test_follow_up_matches_recording(case: dict[str, Any]) -> None:
 
 
 def _assistant(message: dict[str, Any]) -> dict[str, Any]:
+    tool_calls: list[dict[str, Any]] = message.get("tool_calls") or []
     calls = [
         (c["id"], c["function"]["name"], json.loads(c["function"]["arguments"] or "{}"))
-        for c in message.get("tool_calls") or []
+        for c in tool_calls
     ]
     return {"content": message.get("content") or None, "calls": calls}
 

@@ -12,7 +12,7 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import httpx2
 
@@ -102,7 +102,8 @@ class RejectedRequest(Exception):
 class FakeCodec(Protocol):
     """One API's wire format, as the fake server speaks it."""
 
-    api: Api
+    @property
+    def api(self) -> Api: ...
 
     def handles(self, method: str, path: str) -> bool: ...
     def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest: ...
@@ -150,11 +151,12 @@ class FakeServer:
                 json={"error": {"message": f"toolwire fake: no endpoint {request.url.path}"}},
             )
         try:
-            body: Any = json.loads(request.content or b"{}")
+            parsed_body: Any = json.loads(request.content or b"{}")
         except ValueError:
             return codec.error(400, "toolwire fake: the request body is not JSON.")
-        if not isinstance(body, dict):
+        if not isinstance(parsed_body, dict):
             return codec.error(400, "toolwire fake: the request body is not a JSON object.")
+        body = cast("dict[str, Any]", parsed_body)
         self.requests.append(body)
         problems = codec.problems(body, self)
         if problems:

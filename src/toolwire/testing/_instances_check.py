@@ -51,7 +51,8 @@ ANNOTATION_KEYWORDS = frozenset(
 )
 """Keywords that never constrain a value (`discriminator` only guides tools)."""
 
-_MAX_DEPTH = 500
+_MAX_DEPTH = 150
+"""Beyond this nesting the checker answers None instead of exhausting the stack."""
 
 
 class JsonPointerError(LookupError):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import httpx2
 
@@ -39,10 +39,10 @@ class ChatCodec:
         tools: list[FakeTool] = []
         for tool in _list(body.get("tools")):
             if field(tool, "type") == "custom":
-                custom = field(tool, "custom") or {}
+                custom: Any = field(tool, "custom") or {}
                 tools.append(FakeTool(field(custom, "name") or "", "custom", None, False))
             else:
-                function = field(tool, "function") or {}
+                function: Any = field(tool, "function") or {}
                 tools.append(
                     FakeTool(
                         field(function, "name") or "",
@@ -55,7 +55,7 @@ class ChatCodec:
         request.tool_choice_none = body.get("tool_choice") == "none"
         response_format = body.get("response_format")
         if field(response_format, "type") == "json_schema":
-            json_schema = field(response_format, "json_schema") or {}
+            json_schema: Any = field(response_format, "json_schema") or {}
             request.output_schema = field(json_schema, "schema") or {}
             request.output_strict = bool(field(json_schema, "strict"))
         messages = _list(body.get("messages"))
@@ -161,8 +161,8 @@ def _chunks(
     for piece in split_text(refusal) if refusal else []:
         chunks.append(_chunk(completion_id, model, choice({"refusal": piece})))
     for index, (call_id, name, arguments) in enumerate(calls):
-        first = {"index": index, "id": call_id, "type": "function"}
-        first["function"] = {"name": name, "arguments": ""}
+        function = {"name": name, "arguments": ""}
+        first = {"index": index, "id": call_id, "type": "function", "function": function}
         chunks.append(_chunk(completion_id, model, choice({"tool_calls": [first]})))
         for piece in split_text(arguments, 16) if arguments else []:
             fragment = {"index": index, "function": {"arguments": piece}}
@@ -172,7 +172,7 @@ def _chunks(
 
 
 def _list(value: Any) -> list[Any]:
-    return list(value) if isinstance(value, list | tuple) else []
+    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
 
 
 def _text(content: Any) -> str:

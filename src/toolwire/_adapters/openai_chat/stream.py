@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..._call import StandardToolCall
 from ..._streaming._events import (
@@ -235,9 +235,9 @@ class ChatStreamAccumulator:
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:
-    extra = getattr(fragment, "model_extra", None) or {}
-    custom = extra.get("custom")
-    return custom if isinstance(custom, dict) else None
+    extra: Any = getattr(fragment, "model_extra", None) or {}
+    custom: Any = extra.get("custom")
+    return cast("dict[str, Any]", custom) if isinstance(custom, dict) else None
 
 
 def _complete_json(text: str) -> bool:

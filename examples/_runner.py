@@ -1,0 +1,59 @@
+"""Runs examples offline and captures what they print (used by `python -m examples`,
+the tests and generate_readme.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import inspect
+import io
+import os
+import sys
+from collections.abc import Callable, Generator
+from pathlib import Path
+from typing import Any
+
+EXAMPLES = Path(__file__).resolve().parent
+API_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+ORDER = ("chat", "responses", "anthropic", "gemini")
+KINDS = ("tool", "group", "output", "stream")
+
+
+def example_names() -> list[str]:
+    """Every example module, grouped by API then kind, sync before async."""
+    names = [p.stem for p in EXAMPLES.glob("*.py") if not p.stem.startswith("_")]
+
+    def key(name: str) -> tuple[int, int, str]:
+        api, _, rest = name.partition("_")
+        kind = rest.removesuffix("_async")
+        api_rank = ORDER.index(api) if api in ORDER else len(ORDER)
+        kind_rank = KINDS.index(kind) if kind in KINDS else len(KINDS)
+        return (api_rank, kind_rank, name)
+
+    return sorted(names, key=key)
+
+
+@contextlib.contextmanager
+def offline() -> Generator[None]:
+    """Hide API keys so every example builds its toolwire.testing fake."""
+    saved = {key: os.environ.pop(key) for key in API_KEYS if key in os.environ}
+    try:
+        yield
+    finally:
+        os.environ.update(saved)
+
+
+def run(name: str) -> str:
+    """Import `examples.<name>` afresh (so its fake starts anew) offline, run its `main()`,
+    and return what it printed."""
+    buffer = io.StringIO()
+    sys.modules.pop(f"examples.{name}", None)
+    with offline(), contextlib.redirect_stdout(buffer):
+        module = importlib.import_module(f"examples.{name}")
+        main: Callable[[], Any] = module.main
+        if inspect.iscoroutinefunction(main):
+            asyncio.run(main())
+        else:
+            main()
+    return buffer.getvalue()

@@ -1,0 +1,92 @@
+"""A tool group on Chat Completions: context in, context out, errors the model can fix."""
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+from openai import OpenAI
+from openai.types.chat import ChatCompletionMessageParam
+
+from toolwire.core import (
+    BaseFunctionToolModel,
+    ErrorForLLMToSee,
+    HandlerResult,
+    ToolGroup,
+    assistant_messages,
+    tool_result_messages,
+)
+from toolwire.testing import FakeOpenAI
+
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+
+
+@dataclass
+class Services:
+    """What the loop hands every handler (context in): stand-ins for real clients."""
+
+    prices: dict[str, float] = field(default_factory=lambda: {"AAPL": 231.5, "MSFT": 508.2})
+
+    def temperature(self, city: str) -> int:
+        return 12 + sum(map(ord, city)) % 20
+
+
+class GetWeather(BaseFunctionToolModel[Services, int]):
+    """Get the current temperature in a city."""
+
+    model_tool_custom_name = "get_weather"
+
+    city: str
+    """The city, e.g. Austin."""
+    unit: Literal["celsius", "fahrenheit"] = "celsius"
+
+    def model_tool_handler(self, context: Services) -> tuple[str, int]:
+        celsius = context.temperature(self.city)
+        shown = celsius if self.unit == "celsius" else round(celsius * 9 / 5 + 32)
+        return f"{shown} degrees {self.unit} in {self.city}.", 1  # 1 API credit used
+
+
+class GetStockPrice(BaseFunctionToolModel[Services, int]):
+    """Get the latest price of a stock."""
+
+    model_tool_custom_name = "get_stock_price"
+
+    ticker: str
+
+    def model_tool_handler(self, context: Services) -> HandlerResult[int]:
+        price = context.prices.get(self.ticker.upper())
+        if price is None:
+            known = ", ".join(context.prices)
+            raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+
+
+tools = ToolGroup.from_list([GetWeather, GetStockPrice])
+
+
+def main() -> None:
+    services = Services()
+    credits_used = 0
+    history: list[ChatCompletionMessageParam] = [
+        {"role": "user", "content": "What's the weather in Austin, and Apple's stock price?"}
+    ]
+    while True:
+        response = client.chat.completions.create(
+            model="gpt-4.1", messages=history, tools=tools.tool_definitions("chat.completions")
+        )
+        history.extend(assistant_messages(response, "chat.completions"))
+        results = tools.run_tool_calls(response, services)
+        if not results:
+            print(f"Answer: {response.choices[0].message.content}")
+            break
+        for result in results:
+            if result.fail_reason is None:
+                credits_used += result.context  # typed: int, from the handler
+                print(f"{result.name} -> {result.result_content}")
+            else:
+                print(f"{result.name} failed ({result.fail_reason}): {result.result_content}")
+        history.extend(tool_result_messages(results, "chat.completions"))
+    print(f"Credits used: {credits_used}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,253 @@
+"""Tool classes: configuration, names, schemas, definitions, and developer mistakes."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import pydantic
+import pytest
+from inline_snapshot import snapshot
+
+from toolwire import aio
+from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, ToolGroup
+from toolwire.exceptions import (
+    DuplicateToolNameError,
+    ToolDefinitionError,
+    UnknownApiError,
+    UnsupportedToolError,
+)
+
+
+class GetWeather(BaseFunctionToolModel[None, None]):
+    """Get the weather somewhere."""
+
+    model_tool_custom_name = "get_weather"
+
+    city: str
+    """City to get the weather for."""
+    state: Literal["California", "New York", "Texas"]
+
+
+class Sql(BaseCustomToolModel[None, None]):
+    """Run a read-only SQL query."""
+
+    model_tool_format = {"type": "grammar", "syntax": "lark", "definition": "start: /SELECT .+/"}
+
+
+class TestNames:
+    def test_class_name_is_the_default(self) -> None:
+        """Without configuration the class name is the tool name."""
+
+        class lookup_user(BaseFunctionToolModel[None, None]):
+            user_id: int
+
+        assert lookup_user.model_tool_name() == "lookup_user"
+
+    def test_custom_name_beats_generator(self) -> None:
+        """model_tool_custom_name wins over model_tool_name_generator."""
+
+        class LookupUser(BaseFunctionToolModel[None, None]):
+            model_tool_name_generator = str.lower
+            user_id: int
+
+        class Renamed(LookupUser):
+            model_tool_custom_name = "find_user"
+
+        assert LookupUser.model_tool_name() == "lookupuser"
+        assert Renamed.model_tool_name() == "find_user"
+
+    def test_invalid_openai_name_fails_at_definition(self) -> None:
+        """A name OpenAI would reject raises when the definition is built, saying how to fix it."""
+
+        class BadName(BaseFunctionToolModel[None, None]):
+            model_tool_custom_name = "get weather!"
+
+        with pytest.raises(ToolDefinitionError) as error:
+            BadName.model_tool_definition("chat.completions")
+        assert str(error.value) == snapshot(
+            "The tool name 'get weather!' is not valid for 'chat.completions': names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'. Set `model_tool_custom_name` (or `model_tool_name_generator`) to a valid name."
+        )
+
+
+class TestDefinitions:
+    def test_chat_function_definition(self) -> None:
+        """The chat definition nests the function and keeps pydantic's schema (non-strict)."""
+        assert GetWeather.model_tool_definition("chat.completions") == snapshot(
+            {
+                "type": "function",
+                "function": {
+                    "name": "get_weather",
+                    "description": "Get the weather somewhere.",
+                    "parameters": {
+                        "properties": {
+                            "city": {
+                                "description": "City to get the weather for.",
+                                "title": "City",
+                                "type": "string",
+                            },
+                            "state": {
+                                "enum": ["California", "New York", "Texas"],
+                                "title": "State",
+                                "type": "string",
+                            },
+                        },
+                        "required": ["city", "state"],
+                        "type": "object",
+                    },
+                    "strict": False,
+                },
+            }
+        )
+
+    def test_definitions_are_fresh_objects(self) -> None:
+        """Mutating a returned definition does not change the next one."""
+        first = GetWeather.model_tool_definition("chat.completions")
+        first["function"]["parameters"]["properties"]["city"]["cache_control"] = "x"  # pyright: ignore[reportIndexIssue, reportTypedDictNotRequiredAccess]
+        second = GetWeather.model_tool_definition("chat.completions")
+        assert "cache_control" not in second["function"]["parameters"]["properties"]["city"]  # pyright: ignore[reportTypedDictNotRequiredAccess, reportIndexIssue]
+
+    def test_chat_custom_definition_nests_the_grammar(self) -> None:
+        """Chat nests the grammar under format.grammar."""
+        assert Sql.model_tool_definition("chat.completions") == snapshot(
+            {
+                "type": "custom",
+                "custom": {
+                    "name": "Sql",
+                    "description": "Run a read-only SQL query.",
+                    "format": {
+                        "type": "grammar",
+                        "grammar": {"syntax": "lark", "definition": "start: /SELECT .+/"},
+                    },
+                },
+            }
+        )
+
+    def test_chat_output_format(self) -> None:
+        """model_tool_format gives the response_format value."""
+        fmt = GetWeather.model_tool_format("chat.completions")
+        assert fmt["type"] == "json_schema"
+        assert fmt["json_schema"]["name"] == "get_weather"
+        assert fmt["json_schema"].get("strict") is False
+
+    def test_unknown_api_is_refused(self) -> None:
+        """An api= value that is not one of the four raises, listing the valid ones."""
+        with pytest.raises(UnknownApiError) as error:
+            GetWeather.model_tool_definition("openai")  # pyright: ignore[reportArgumentType, reportCallIssue]
+        assert str(error.value) == snapshot(
+            "Unknown api 'openai'. Use one of: 'chat.completions', 'responses', 'anthropic', 'gemini'."
+        )
+
+    def test_custom_json_schema_is_sent_as_given(self) -> None:
+        """A custom JSON schema is not altered (and not mutated) for a non-strict tool."""
+        schema: dict[str, Any] = {
+            "type": "object",
+            "title": "Kept",
+            "properties": {"ticker": {"type": "string"}},
+            "required": ["ticker"],
+        }
+
+        class Stock(BaseFunctionToolModel[None, None]):
+            model_tool_custom_json_schema = schema
+            ticker: str
+
+        definition = Stock.model_tool_definition("chat.completions")
+        assert definition["function"].get("parameters") == schema
+        assert schema["title"] == "Kept"
+
+    def test_pretty_definition(self) -> None:
+        """The debugging dump shows name, description, strictness and schema."""
+        assert GetWeather.model_tool_pretty_definition().startswith(
+            'GetWeather({\n    "name": "get_weather",\n    "description": "Get the weather somewhere.",\n    "strict": false,'
+        )
+
+
+class TestDeveloperMistakes:
+    def test_annotated_config_is_refused(self) -> None:
+        """An annotated model_tool_* setting would be a field; the class is refused at once."""
+        with (
+            pytest.raises(ToolDefinitionError) as error,
+            pytest.warns(UserWarning, match="shadows an attribute"),  # pydantic's own warning
+        ):
+
+            class Oops(BaseFunctionToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
+                model_tool_strict: bool = True  # pyright: ignore[reportIncompatibleVariableOverride]
+
+        assert str(error.value) == snapshot(
+            "Oops.model_tool_strict is annotated, so pydantic made it a field (an argument the model must send) instead of class configuration. Remove the annotation: write `model_tool_strict = ...`, not `model_tool_strict: <type> = ...`."
+        )
+
+    def test_custom_tool_with_extra_fields_is_refused(self) -> None:
+        """A custom tool may only have `input`."""
+        with pytest.raises(ToolDefinitionError, match="may only have the field 'input'"):
+
+            class Two(BaseCustomToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
+                extra: int
+
+    def test_bad_custom_format_is_refused(self) -> None:
+        """A custom tool format that is neither text nor grammar raises at class creation."""
+        with pytest.raises(ToolDefinitionError, match="model_tool_format"):
+
+            class BadFormat(BaseCustomToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
+                model_tool_format = {"type": "xml"}  # pyright: ignore[reportAssignmentType]
+
+    def test_duplicate_names_are_refused(self) -> None:
+        """Two tools with one name raise, naming both classes."""
+
+        class Other(BaseFunctionToolModel[None, None]):
+            model_tool_custom_name = "get_weather"
+
+        with pytest.raises(DuplicateToolNameError) as error:
+            ToolGroup.from_list([GetWeather, Other])
+        assert str(error.value) == snapshot(
+            "Two tools are named 'get_weather': GetWeather and Other. Give one of them another name with `model_tool_custom_name`."
+        )
+
+    def test_aio_tool_in_core_group_is_refused(self) -> None:
+        """A core group takes core tools only (and the type checker says so too)."""
+
+        class Async(aio.BaseFunctionToolModel[None, None]):
+            async def model_tool_handler(self, context: None) -> tuple[str, None]:
+                return "", None
+
+        with pytest.raises(ToolDefinitionError, match="aio tool but this is a toolwire.core"):
+            ToolGroup.from_list([Async])  # pyright: ignore[reportArgumentType]
+
+    def test_group_rejects_non_tools(self) -> None:
+        """Anything but a tool class is refused."""
+        with pytest.raises(ToolDefinitionError, match="is not a tool class"):
+            ToolGroup.from_list([int])  # pyright: ignore[reportArgumentType]
+
+    def test_add_tool_checks_names(self) -> None:
+        """add_tool refuses a taken name too."""
+        group = ToolGroup.from_list([GetWeather])
+
+        class Again(BaseFunctionToolModel[None, None]):
+            model_tool_custom_name = "get_weather"
+
+        with pytest.raises(DuplicateToolNameError):
+            group.add_tool(Again)
+
+
+@pytest.mark.skip(reason="enabled when the Anthropic and Gemini adapters land")
+def test_custom_tools_are_openai_only() -> None:
+    """Anthropic and Gemini have no custom tools: definitions fail saying so."""
+    for api in ("anthropic", "gemini"):
+        with pytest.raises(UnsupportedToolError):
+            Sql.model_tool_definition(api)
+
+
+def test_field_docstrings_become_descriptions() -> None:
+    """Attribute docstrings are the parameter descriptions the model sees."""
+    schema = GetWeather.model_tool_json_schema()
+    assert schema["properties"]["city"]["description"] == "City to get the weather for."
+
+
+def test_seed_style_extra_forbid_still_works() -> None:
+    """The seed's `extra="forbid"` on strict models keeps working."""
+
+    class Strict(BaseFunctionToolModel[None, None]):
+        model_tool_strict = True
+        model_config = pydantic.ConfigDict(extra="forbid")
+        name: str
+
+    assert Strict.model_tool_definition("chat.completions")["function"].get("strict") is True
