@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from .._adapters.gemini.fake import GeminiCodec
 from ._fake import FakeReply, FakeServer
 
 if TYPE_CHECKING:
@@ -45,6 +44,10 @@ class FakeGemini:
     def __init__(
         self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
     ) -> None:
+        # Imported here: the codec imports this package's modules, and importing it first
+        # (e.g. `toolwire._adapters.gemini.fake`) must not meet a half-initialized package.
+        from .._adapters.gemini.fake import GeminiCodec
+
         self.server = FakeServer(
             [GeminiCodec()], script=script, invalid_arguments_first=invalid_arguments_first
         )
