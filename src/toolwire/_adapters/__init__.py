@@ -213,6 +213,12 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
 
 def _is_single_call(obj: object, api: Api) -> bool:
     """Whether `obj` is one call item (as opposed to a whole response or message)."""
+    if api == "gemini":  # first: Gemini models have no `type`, and a missing attribute is slow
+        if type(obj).__name__ in ("FunctionCall", "Part"):
+            return True
+        return isinstance(obj, Mapping) and not (
+            _GEMINI_TURN_KEYS & set(cast("Mapping[str, Any]", obj))
+        )
     kind = field(obj, "type")
     if api == "chat.completions":
         return kind in ("function", "custom") or (
@@ -220,14 +226,7 @@ def _is_single_call(obj: object, api: Api) -> bool:
         )
     if api == "responses":
         return kind in _RESPONSES_ITEM_TYPES
-    if api == "anthropic":
-        return kind in _ANTHROPIC_BLOCK_TYPES
-    type_name = type(obj).__name__
-    if type_name in ("FunctionCall", "Part"):
-        return True
-    return isinstance(obj, Mapping) and not (
-        _GEMINI_TURN_KEYS & set(cast("Mapping[str, Any]", obj))
-    )
+    return kind in _ANTHROPIC_BLOCK_TYPES
 
 
 def _api_of_dict(data: Mapping[str, Any]) -> Api | None:

@@ -160,22 +160,26 @@ class GeminiAdapter:
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
+        ids = _SynthesizedIds(None)
         calls: list[StandardToolCall] = []
         for item in items:
             call = _function_call_of(item)
             if call is not None:
-                calls.append(_standard_call(call, len(calls), None))
+                calls.append(_standard_call(call, len(calls), ids))
         return calls
 
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
         turn = _turn_of(response)
+        ids = _SynthesizedIds(turn.response_id)
         calls: list[StandardToolCall] = []
         for part in _parts_of(turn.content):
-            call = _function_call_of(part)
+            call = getattr(part, "function_call", _MISSING)  # inline fast path: an SDK Part
+            if call is _MISSING:
+                call = _function_call_of(part)
             if call is not None:
-                calls.append(_standard_call(call, len(calls), turn.response_id))
+                calls.append(_standard_call(call, len(calls), ids))
         return calls
 
     # -- history out ---------------------------------------------------------------
@@ -249,8 +253,8 @@ class _Turn(NamedTuple):
 
 def _turn_of(response: object) -> _Turn:
     """The model turn of a response, candidate or Content (SDK object or dict form)."""
-    if isinstance(response, Mapping):
-        return _turn_of_dict(cast("Mapping[str, Any]", response))
+    if isinstance(response, dict):
+        return _turn_of_dict(cast("dict[str, Any]", response))
     candidates = getattr(response, "candidates", _MISSING)
     if candidates is not _MISSING:
         feedback = getattr(response, "prompt_feedback", None)
@@ -267,6 +271,8 @@ def _turn_of(response: object) -> _Turn:
     if content is not _MISSING and hasattr(response, "finish_reason"):
         finish = _text(getattr(response, "finish_reason", None))
         return _Turn(content, None, finish, None, True)
+    if isinstance(response, Mapping):
+        return _turn_of_dict(cast("Mapping[str, Any]", response))
     raise ToolwireError(
         f"Not a Gemini response: a {type(response).__name__}. Pass the GenerateContentResponse, "
         "its candidate, its Content, or a list of its parts."
@@ -310,13 +316,18 @@ def _parts_of(content: object | None) -> Sequence[object]:
 
 def _function_call_of(item: object) -> Any:
     """The FunctionCall of a Part, the FunctionCall itself, or None for another part."""
-    call = getattr(item, "function_call", _MISSING)
-    if call is not _MISSING:
-        return call  # an SDK Part (None when it is text, a thought...)
+    kind = type(item).__name__  # by name: pydantic makes a missing attribute slow to probe
+    if kind == "Part":
+        return getattr(item, "function_call")  # noqa: B009 - None when text, a thought...
+    if kind == "FunctionCall":
+        return item
     if isinstance(item, dict):
         return _function_call_of_dict(cast("dict[str, Any]", item))
+    call = getattr(item, "function_call", _MISSING)
+    if call is not _MISSING:
+        return call  # a Part-like object
     if hasattr(item, "args") and hasattr(item, "name"):
-        return item  # an SDK FunctionCall
+        return item  # a FunctionCall-like object
     if isinstance(item, Mapping):
         return _function_call_of_dict(cast("Mapping[str, Any]", item))
     raise ToolwireError(
@@ -339,7 +350,24 @@ def _function_call_of_dict(data: Mapping[str, Any]) -> Any:
     )
 
 
-def _standard_call(call: Any, ordinal: int, response_id: str | None) -> StandardToolCall:
+class _SynthesizedIds:
+    """`synthesized_id(response_id, ordinal)` for one turn, with the prefix computed once."""
+
+    __slots__ = ("_prefix", "_response_id")
+
+    def __init__(self, response_id: str | None) -> None:
+        self._response_id = response_id
+        self._prefix: str | None = None
+
+    def __call__(self, ordinal: int) -> str:
+        prefix = self._prefix
+        if prefix is None:
+            # synthesized_id ends with the ordinal: strip the "0" once, append each ordinal.
+            prefix = self._prefix = synthesized_id(self._response_id, 0)[:-1]
+        return prefix + str(ordinal)
+
+
+def _standard_call(call: Any, ordinal: int, ids: _SynthesizedIds) -> StandardToolCall:
     partial = getattr(call, "partial_args", _MISSING)
     if partial is not _MISSING:  # an SDK FunctionCall
         call_id, name, args, will_continue = call.id, call.name, call.args, call.will_continue
@@ -353,9 +381,7 @@ def _standard_call(call: Any, ordinal: int, response_id: str | None) -> Standard
     arguments: Mapping[str, Any] | str = {} if args is None else args
     if call_id:
         return StandardToolCall("function", call_id, name or "", arguments)
-    return StandardToolCall(
-        "function", synthesized_id(response_id, ordinal), name or "", arguments, True
-    )
+    return StandardToolCall("function", ids(ordinal), name or "", arguments, True)
 
 
 def _get(data: object, snake: str, camel: str | None = None) -> Any:
