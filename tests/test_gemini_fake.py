@@ -121,6 +121,17 @@ def test_the_client_never_leaves_the_process() -> None:
     assert not api_client._use_aiohttp()
 
 
+def test_vertex_environment_does_not_leak_into_the_fake(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With Vertex AI and key variables set, the fake client still stays offline."""
+    monkeypatch.setenv("GOOGLE_GENAI_USE_VERTEXAI", "true")
+    monkeypatch.setenv("GOOGLE_CLOUD_PROJECT", "some-project")
+    monkeypatch.setenv("GOOGLE_API_KEY", "a-real-looking-key")
+    fake = FakeGemini()
+    reply = fake.client().models.generate_content(model="m", contents=[PROMPT], config=CONFIG)
+    assert [c.name for c in reply.function_calls or []] == ["get_weather", "get_time"]
+    assert len(fake.requests) == 1
+
+
 def test_async_client_and_streaming() -> None:
     """client.aio works, streaming included; the stream folds to the same calls."""
     fake = FakeGemini()

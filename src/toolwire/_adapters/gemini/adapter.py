@@ -26,12 +26,15 @@ Call ids. The Gemini API usually sends function calls without an `id`, so:
   (`toolwire_<response_id>_<position>`; `toolwire_<position>` when there is no
   response id, e.g. for a bare `Content`), so the same response always gives
   the same ids: on every dispatch, in `ToolCallStream`'s events, and in the
-  final streamed response's dispatch.
+  final streamed response's dispatch. The API sends a `response_id` with every
+  response, so ids do not collide across turns, even for repeated calls.
 - Synthesized ids never go on the wire: `assistant_messages` replays the
   model's `Content` unchanged (no ids added), and the `FunctionResponse` of a
   call that came without an id carries no `id`. The API then pairs responses
   with calls by position, which is why `tool_result_messages` always sends one
   `function_response` part per call, in call order, in one user `Content`.
+  Sending only the ids the model sent keeps the history valid on Vertex AI
+  too, which rejects ids it did not issue.
 
 Results out: each `FunctionResponse.response` is an object, the text under
 `"output"`, or under `"error"` for a failure.
