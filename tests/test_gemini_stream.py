@@ -214,3 +214,19 @@ def test_usage_is_never_summed() -> None:
     assert final.usage_metadata.total_token_count == 30
     content = (final.candidates or [])[0].content
     assert content == types.Content(role="model", parts=[types.Part(text="ab")])
+
+
+def test_only_candidate_zero_is_folded() -> None:
+    """With several candidates, chunks for other candidates do not mix into the turn."""
+    other = types.GenerateContentResponse.model_validate(
+        {
+            "candidates": [
+                {"index": 1, "content": {"role": "model", "parts": [{"text": "other"}]}}
+            ],
+            "responseId": "r-1",
+        }
+    )
+    stream, events = feed_all([chunk({"text": "mine"}), other, chunk(finish="STOP")])
+    assert events == [TextDelta("mine"), TurnEnded("STOP", "done")]
+    content = (stream.final_response().candidates or [])[0].content
+    assert content == types.Content(role="model", parts=[types.Part(text="mine")])

@@ -85,7 +85,7 @@ class GeminiStreamAccumulator:
         if feedback is not None and feedback.block_reason is not None:
             self._block_reason = _text(feedback.block_reason)
         events: list[StreamEvent] = []
-        candidate = chunk.candidates[0] if chunk.candidates else None
+        candidate = _first_candidate(chunk)
         if candidate is not None:
             self._fold_candidate(candidate, events)
         end = (self._finish_reason, self._block_reason)
@@ -210,6 +210,14 @@ def _as_chunk(item: object) -> GenerateContentResponse:
         return types.GenerateContentResponse.model_validate(item)
     chunk: Any = item
     return chunk
+
+
+def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:
+    """Candidate 0 of a chunk (with several candidates, a chunk may carry another one)."""
+    for candidate in chunk.candidates or ():
+        if not candidate.index:
+            return candidate
+    return None
 
 
 def _is_plain_text(part: Part) -> bool:
