@@ -216,8 +216,11 @@ class _Batch:
         for index, item in enumerate(self.prepared):
             if isinstance(item, ToolCallFailure):
                 self.results[index] = item
+            elif gate is None:
+                coroutine = self._invoke(index, item, context, unexpected_errors, timeout)
+                tasks.append(asyncio.ensure_future(coroutine))
             else:
-                coroutine = self._one(index, item, context, unexpected_errors, gate, timeout)
+                coroutine = self._gated(index, item, context, unexpected_errors, gate, timeout)
                 tasks.append(asyncio.ensure_future(coroutine))
         if tasks:
             await _wait_all(tasks)
@@ -225,18 +228,15 @@ class _Batch:
             raise batch_error(self.calls, self.results, self.errors) from None
         return self.results
 
-    async def _one(
+    async def _gated(
         self,
         index: int,
         tool: ToolModel,
         context: Any,
         unexpected_errors: UnexpectedErrors,
-        gate: asyncio.Semaphore | None,
+        gate: asyncio.Semaphore,
         timeout: float | None,
     ) -> None:
-        if gate is None:
-            await self._invoke(index, tool, context, unexpected_errors, timeout)
-            return
         async with gate:
             if not self.stopped:
                 await self._invoke(index, tool, context, unexpected_errors, timeout)

@@ -13,7 +13,7 @@ from ._batch import UnexpectedErrors, batch_error, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._pipeline import explicit_failure, prepare, success
-from ._result import ToolCallFailure, ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 from .exceptions import ErrorForLLMToSee
 
@@ -208,7 +208,17 @@ def _run_batch(
             errors[index] = error
             results.extend([None] * (len(calls) - index))
             raise batch_error(calls, results, errors) from None
-        results.append(success(call, item, returned))
+        # Inline fast path of `success` for the common `(str, context)` return.
+        if (
+            type(returned) is tuple
+            and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
+            and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
+            and call.type == "function"
+            and not call.synthesized_id
+        ):
+            results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1]))  # pyright: ignore[reportUnknownArgumentType]
+        else:
+            results.append(success(call, item, returned))
     return results
 
 

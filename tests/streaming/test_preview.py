@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from itertools import cycle
-from typing import Any
+from typing import Any, cast
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -46,6 +46,13 @@ DOCUMENTS = st.dictionaries(_TEXT, _VALUES, max_size=6)
 brackets, control characters and characters outside the BMP (surrogate pairs once
 escaped)."""
 
+FILE_DOCUMENTS = st.fixed_dictionaries(
+    {"path": _TEXT, "content": st.text(alphabet=_TRICKY, min_size=200, max_size=3000)},
+    optional={"mode": _SCALARS, "lines": st.lists(_TEXT, max_size=3)},
+)
+"""write_file-like arguments: a long string value, so the preview lags and refreshes
+through many fragments, and sometimes more values after it."""
+
 LAYOUTS = st.sampled_from(
     [
         {"ensure_ascii": True},
@@ -57,7 +64,9 @@ LAYOUTS = st.sampled_from(
 """How a document is written: `\\uXXXX` escapes (so escapes and surrogate pairs get cut)
 or raw characters, with or without whitespace between tokens."""
 
-CUTS = st.lists(st.integers(min_value=0, max_value=14), min_size=1, max_size=40)
+CUTS = st.lists(st.integers(min_value=0, max_value=12), min_size=1, max_size=40) | st.lists(
+    st.integers(min_value=0, max_value=60), min_size=1, max_size=40
+)
 """Fragment sizes, used in a cycle; 0 feeds an empty fragment."""
 
 READS = st.lists(st.booleans(), min_size=1, max_size=10)
@@ -82,7 +91,7 @@ def expected_preview(prefix: str) -> dict[str, Any]:
         return {}
     value = from_json(prefix, allow_partial="trailing-strings")
     assert isinstance(value, dict)
-    return value  # pyright: ignore[reportUnknownVariableType]
+    return cast("dict[str, Any]", value)
 
 
 def strict_json_loads(text: str) -> Any:
@@ -99,16 +108,16 @@ def strict_json_loads(text: str) -> Any:
     return value
 
 
-def string_values(value: Any, path: Path = ()) -> list[tuple[Path, str]]:
+def string_values(value: object, path: Path = ()) -> list[tuple[Path, str]]:
     """Every string value of a document with its path, in the order JSON text holds them."""
     if isinstance(value, str):
         return [(path, value)]
     found: list[tuple[Path, str]] = []
     if isinstance(value, dict):
-        for key, item in value.items():  # pyright: ignore[reportUnknownVariableType]
-            found += string_values(item, (*path, key))  # pyright: ignore[reportUnknownArgumentType]
+        for key, item in cast("dict[str, object]", value).items():
+            found += string_values(item, (*path, key))
     elif isinstance(value, list):
-        for index, item in enumerate(value):  # pyright: ignore[reportUnknownVariableType, reportUnknownArgumentType]
+        for index, item in enumerate(cast("list[object]", value)):
             found += string_values(item, (*path, index))
     return found
 
@@ -124,12 +133,11 @@ def feed_all(preview: ArgumentsPreview, parts: Sequence[str]) -> dict[Path, str]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(document=DOCUMENTS, layout=LAYOUTS, cuts=CUTS, reads=READS)
+@given(document=DOCUMENTS | FILE_DOCUMENTS, layout=LAYOUTS, cuts=CUTS, reads=READS)
 def test_fuzz_preview_matches_pydantic_within_the_lag_bound(
     document: dict[str, Any], layout: dict[str, Any], cuts: list[int], reads: list[bool]
 ) -> None:
-    """At every read the preview is pydantic's partial parse of raw minus `lag` characters,
-    `lag` stays within the bound, deltas add up to the string values, and the end is exact."""
+    """Every read equals pydantic's parse of raw minus `lag` chars, within the bound; ends exact."""
     text = json.dumps(document, **layout)
     preview = ArgumentsPreview()
     streamed: dict[Path, str] = {}
@@ -175,8 +183,7 @@ def test_fuzz_malformed_input_never_raises_and_freezes(
     edit: str,
     char: str,
 ) -> None:
-    """Corrupted text never raises; the preview stays a partial parse of a raw prefix,
-    stops moving once the text went bad, and `complete()` agrees with `json.loads`."""
+    """Corrupted text never raises, freezes the preview, and `complete()` matches `json.loads`."""
     text = json.dumps(document, **layout)
     at = round(where * len(text))
     if edit == "insert":
@@ -207,8 +214,7 @@ def test_fuzz_malformed_input_never_raises_and_freezes(
 
 @pytest.mark.parametrize("ensure_ascii", [True, False])
 def test_every_cut_of_escapes_and_surrogate_pairs(ensure_ascii: bool) -> None:
-    """Cut at every position (and fed one character at a time), escapes and surrogate pairs
-    are never split in deltas, and the deltas add up to the value."""
+    """Cut anywhere, escapes and surrogate pairs are never split in deltas, which add up."""
     value = 'q"b\\s/ \n\t\x00é中😀𝄞\u2028"\\\\u12'
     text = json.dumps({"k": "x", "content": value}, ensure_ascii=ensure_ascii)
     for cut in range(len(text) + 1):
@@ -223,8 +229,7 @@ def test_every_cut_of_escapes_and_surrogate_pairs(ensure_ascii: bool) -> None:
 
 
 def test_write_file_deltas_and_previews() -> None:
-    """A write_file call: each fragment's delta, the preview read after it and its lag
-    (at most 1/16 of the buffer), and the exact preview once complete."""
+    """A write_file call: each fragment's delta, then the preview and its lag; exact at the end."""
     preview = ArgumentsPreview()
     parts = [' {"path": "a.ht', 'ml", "content": "<p', "x" * 100, "\\n\\u00e9", '"}']
     steps: list[tuple[StringDelta | None, dict[str, Any], int]] = []
@@ -277,8 +282,7 @@ def test_write_file_deltas_and_previews() -> None:
 
 
 def test_string_value_growth_lags_by_at_most_a_sixteenth() -> None:
-    """While one string value grows, the preview is refreshed only when it would lag by
-    more than 1/16 of the buffer; the deltas stay exact and immediate."""
+    """A growing string refreshes the preview only past 1/16 of lag; deltas stay immediate."""
     preview = ArgumentsPreview()
     preview.feed('{"content": "')
     refreshed_at: list[int] = []
@@ -297,8 +301,7 @@ def test_string_value_growth_lags_by_at_most_a_sixteenth() -> None:
 
 
 def test_snapshots_never_change_and_repeat_until_the_preview_moves() -> None:
-    """A returned preview is never mutated later, and the same object comes back while the
-    preview has not moved."""
+    """A returned preview never changes later, and is returned again until the preview moves."""
     preview = ArgumentsPreview()
     preview.feed('{"files": [{"name": "a", "body": "one')
     first = preview.partial()
@@ -311,6 +314,21 @@ def test_snapshots_never_change_and_repeat_until_the_preview_moves() -> None:
         "files": [{"name": "a", "body": "one two three four five six seven eight nine ten"}]
     }
     assert second["files"][0]["name"] is first["files"][0]["name"]
+
+
+def test_closing_the_last_string_reuses_its_text() -> None:
+    """Closing the streamed string and its containers reuses its text instead of reparsing."""
+    preview = ArgumentsPreview()
+    preview.feed('{"files": [{"name": "a", "body": "' + "x" * 500)
+    preview.partial()
+    preview.feed("y" * 200)
+    body = preview.partial()["files"][0]["body"]
+    assert body == "x" * 500 + "y" * 200
+    for part in ['"', "}", " ]", "}\n"]:
+        assert preview.feed(part) is None
+    final = preview.partial()
+    assert (final, preview.lag, preview.complete()) == (json.loads(preview.raw), 0, True)
+    assert final["files"][0]["body"] is body
 
 
 def test_a_fragment_that_ends_one_string_and_starts_another_reports_the_later() -> None:
@@ -372,8 +390,7 @@ def test_empty_fragments_and_leading_whitespace() -> None:
     ],
 )
 def test_a_top_level_value_that_is_not_an_object(text: str, complete: bool) -> None:
-    """A non-object top-level value previews as `{}`, streams no deltas, and `complete()`
-    still says whether it is a whole JSON value."""
+    """A non-object top-level value previews as `{}` with no deltas; `complete()` still works."""
     preview = ArgumentsPreview()
     assert [preview.feed(char) for char in text] == [None] * len(text)
     assert preview.partial() == {}
@@ -400,8 +417,7 @@ def test_a_top_level_value_that_is_not_an_object(text: str, complete: bool) -> N
     ],
 )
 def test_malformed_input_freezes_the_preview(text: str) -> None:
-    """Malformed text never raises: the preview stops at the longest well-formed prefix,
-    feed returns `None`, and the arguments are not complete."""
+    """Malformed text never raises, freezes the preview and deltas, and is never complete."""
     preview = ArgumentsPreview()
     for char in text:
         preview.feed(char)
@@ -421,6 +437,17 @@ def test_malformed_previews_show_the_good_prefix() -> None:
     assert preview.lag == len('3], "c": "never"}')
 
 
+def test_a_number_or_literal_that_cannot_be_json_stops_at_once() -> None:
+    """`NaN` (which pydantic accepts) stops the preview at its first letter; `1.5e` does not."""
+    preview = ArgumentsPreview()
+    preview.feed('{"a": 1.5e')
+    assert (preview.partial(), preview.lag) == ({}, 0)
+    preview.feed('3, "b": N')
+    assert (preview.partial(), preview.lag) == ({"a": 1500.0}, 1)
+    preview.feed("aN}")
+    assert (preview.partial(), preview.lag, preview.complete()) == ({"a": 1500.0}, 4, False)
+
+
 def test_huge_single_fragment() -> None:
     """A megabyte in one fragment is one delta and an exact preview."""
     content = 'line \\ "quoted" é😀\n' * 50_000
@@ -435,8 +462,7 @@ def test_huge_single_fragment() -> None:
 
 
 def test_deep_nesting_stops_previews_without_recursion_errors() -> None:
-    """Nesting past the tracked depth stops deltas and previews; nothing recurses, even
-    at a depth of 100,000, and completeness is still known."""
+    """Nesting 100,000 deep stops deltas and previews without recursion; completeness is known."""
     depth = 100_000
     preview = ArgumentsPreview()
     preview.feed('{"a": "x", "deep": ')

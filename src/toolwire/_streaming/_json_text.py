@@ -1,8 +1,9 @@
 """Regular expressions and decoders for JSON text that arrives cut at arbitrary points.
 
 The grammar is RFC 8259's, with one deliberate restriction that matches pydantic's
-parser: a `\\u` escape of a surrogate must be a high surrogate immediately followed by
-a low one (lone surrogates cannot be encoded as UTF-8, and pydantic rejects them).
+parser: no lone surrogates. A `\\u` escape of a surrogate must be a high surrogate
+immediately followed by a low one, and a raw surrogate code point is not a character at
+all (neither can be encoded as UTF-8; pydantic rejects both).
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ __all__ = [
     "BODY",
     "COMPLETE_SCALAR",
     "SCALAR_CHARS",
+    "SCALAR_PREFIX",
     "TOKEN",
     "decode_body",
-    "decode_if_body",
     "is_escape_prefix",
+    "split_body",
 ]
 
 BODY = re.compile(
@@ -52,9 +54,16 @@ COMPLETE_SCALAR = re.compile(
 )
 """A whole JSON number or literal."""
 
+SCALAR_PREFIX = re.compile(
+    r"-?(?:(?:0|[1-9][0-9]*)(?:\.[0-9]*|(?:\.[0-9]+)?[eE][-+]?[0-9]*)?)?"
+    r"|t(?:r(?:ue?)?)?|f(?:a(?:l(?:se?)?)?)?|n(?:u(?:ll?)?)?"
+)
+"""The start of a JSON number or literal (which more characters may complete)."""
+
 _scan_string: Callable[[str, int], tuple[str, int]] = getattr(json.decoder, "scanstring")  # noqa: B009
-"""CPython's C string decoder (what `json.loads` runs on every string), about three times
-faster on short bodies than a `json.loads` round trip."""
+"""The C string decoder `json.loads` runs on every string (a long-standing attribute of
+`json.decoder` that typeshed leaves out, hence `getattr`); about three times faster on a
+short body than a `json.loads` round trip."""
 
 
 def decode_body(body: str) -> str:
@@ -66,16 +75,46 @@ def decode_body(body: str) -> str:
 
 _SURROGATE = re.compile(r"[\ud800-\udfff]")
 
+_LONGEST_CUT_ESCAPE = len("\\ud83d\\udc0")
+"""A high surrogate escape followed by all but the last digit of its low half."""
 
-def decode_if_body(text: str) -> str | None:
-    """Decode `text` if all of it is a valid string body (no closing quote, no cut
-    escape, no lone surrogate); `None` otherwise.
 
-    One pass of the C decoder, so the common case (a fragment in the middle of a long
-    string value) costs less than matching `BODY` and then decoding.
+def split_body(text: str) -> tuple[str, str] | None:
+    """Decode `text` as more of a string body, holding back an escape cut by its end.
+
+    Returns `(decoded, held)`, where `held` is the raw tail (`\\`, `\\u12`, a high
+    surrogate escape waiting for its low half...) that the next fragment completes, or
+    `None` when `text` is not just more of the body (it closes the string, or holds an
+    invalid escape, a control character or a lone surrogate): the caller's general path
+    then decides. One pass of the C decoder: cheaper than matching `BODY`, then decoding.
     """
-    if text.endswith("\\") or text.find("\\u", len(text) - 5) >= 0:
-        return None  # an escape cut by the end (or a backslash the slow path must count)
+    maybe_cut = text.endswith("\\") or text.find("\\u", len(text) - 5) >= 0
+    if not maybe_cut:
+        decoded = _decode_whole(text)
+        if decoded is not None:
+            return decoded, ""
+    # A cut escape starts at the last backslash that begins an escape (an even offset in
+    # its run of backslashes; the others close a `\\\\` pair) within the longest cut.
+    window = max(0, len(text) - _LONGEST_CUT_ESCAPE)
+    end = len(text)
+    while (last := text.rfind("\\", window, end)) >= 0:
+        first = last
+        while first > 0 and text[first - 1] == "\\":
+            first -= 1
+        if (last - first) % 2 == 0 and is_escape_prefix(text[last:]):
+            head = _decode_whole(text[:last])
+            if head is not None:
+                return head, text[last:]
+        end = first
+    if maybe_cut:  # e.g. it ends with an escaped backslash: nothing was cut after all
+        decoded = _decode_whole(text)
+        if decoded is not None:
+            return decoded, ""
+    return None
+
+
+def _decode_whole(text: str) -> str | None:
+    """Decode `text` if all of it is a string body whose text has no surrogate."""
     try:
         decoded, end = _scan_string(text + '"', 0)
     except ValueError:  # a cut or invalid escape, or a control character
@@ -83,7 +122,7 @@ def decode_if_body(text: str) -> str | None:
     if end != len(text) + 1:  # stopped at a closing quote inside `text`
         return None
     if not decoded.isascii() and _SURROGATE.search(decoded) is not None:
-        return None  # half a pair (cut, or lone) or a raw surrogate: the slow path decides
+        return None  # half a pair (cut, or lone) or a raw surrogate
     return decoded
 
 

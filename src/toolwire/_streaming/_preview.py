@@ -1,20 +1,22 @@
 """A linear-cost preview of a tool call's arguments (one JSON object) arriving in fragments.
 
-Reading a partial parse of the whole buffer after every fragment is quadratic: 40x the
-cost of collecting the fragments and parsing once, on 100 KB in 2,000 fragments. This
-preview keeps the total linear in three ways:
+Reading a partial parse of the whole buffer after every fragment is quadratic: on 100 KB
+in 2,000 fragments it costs hundreds of times as much as collecting the fragments and
+parsing once (`benchmarks/bench_preview.py`). This preview keeps the total linear:
 
 - `feed` scans only the new fragment (`JsonScanner`). While fragments only extend the
   string value that is open (the usual case: a file's content), it decodes just the
   fragment and returns it as a `StringDelta`, exact and immediate.
 - `partial` is computed when read. If only the open string value grew since the last
-  preview, the new preview is the old one with that string replaced (the containers on
-  its path are copied, nothing else). Otherwise the whole buffer is parsed again with
+  preview (or it ended and only closing brackets followed, as at the end of a file
+  write), the new preview is the old one with that string replaced: the containers on
+  its path are copied, nothing else. Otherwise the whole buffer is parsed again with
   pydantic's partial parser.
 - Both refreshes are throttled geometrically: `partial` returns the cached preview while
   the characters it does not reflect stay within `max_lag(len(raw))`, 1/16 of the buffer.
-  Refreshes then happen at sizes that grow by at least 1/16 each time, so all of them
-  together cost a constant times one parse of the final buffer.
+  Refreshes then happen at sizes that grow by more than 1/15 each time, so all of them
+  together cost about 16 times one refresh at the final size (a copy of the string, or
+  a parse of the buffer): linear in the arguments, however they are cut.
 
 The lag bound: after every `partial()` call on well-formed input, the preview equals
 `pydantic_core.from_json(raw[:len(raw) - lag], allow_partial="trailing-strings")` with
@@ -83,7 +85,7 @@ class ArgumentsPreview:
         self._preview_at = 0  # the preview is the partial parse of raw[:_preview_at]
         self._fresh_until = 0  # the cached preview is good enough up to this size
         self._leaf_path: tuple[PathKey, ...] | None = None  # set while the preview holds
-        # the open string value at this path, and only that string grew since
+        # the open string value at this path, and only that string grew (or ended) since
 
     def feed(self, fragment: str) -> StringDelta | None:
         """Add the next fragment of the arguments' JSON text.
@@ -106,10 +108,11 @@ class ArgumentsPreview:
         scanner = self._scanner
         delta = scanner.feed(fragment)
         if scanner.changed:
-            self._leaf_path = None
+            if not scanner.only_closed_value:
+                self._leaf_path = None  # else the final text of the leaf completes it
             if scanner.complete():
                 self._fresh_until = -1  # complete arguments are previewed exactly
-        elif self._preview_at == size_before and self._leaf_path is None and not scanner.in_value:
+        elif self._preview_at == size_before and scanner.tracking and not scanner.in_value:
             self._moved_to(self._size)  # whitespace or key text: the parse is the same
         return delta
 

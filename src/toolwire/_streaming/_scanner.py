@@ -16,10 +16,11 @@ from ._json_text import (
     BODY,
     COMPLETE_SCALAR,
     SCALAR_CHARS,
+    SCALAR_PREFIX,
     TOKEN,
     decode_body,
-    decode_if_body,
     is_escape_prefix,
+    split_body,
 )
 
 __all__ = ["MAX_TRACKED_DEPTH", "JsonScanner", "PathKey", "StringDelta"]
@@ -47,6 +48,9 @@ _FAILED = 10  # the text is not a prefix of any JSON value
 _VALUE_STATES = (_VALUE, _VALUE_OR_CLOSE)
 _KEY_STATES = (_KEY, _KEY_OR_CLOSE)
 
+_CHECKED_SCALAR_LENGTH = 64
+"""A cut number or literal is checked for viability while at most this long."""
+
 
 @dataclass(frozen=True, slots=True)
 class StringDelta:
@@ -70,6 +74,9 @@ class JsonScanner:
         changed: whether the last fragment could change a partial parse of the text,
             that is, did more than append to the string value that was already open
             or add whitespace (or key text) outside values.
+        only_closed_value: whether all that came since a fragment began inside a string
+            value is the rest of that string and then closing brackets and whitespace
+            (a partial parse then differs by that string's final text alone).
         failed_at: offset of the first character that makes the text invalid JSON, or
             `None` while it is still a prefix of some JSON value.
         root_is_object: whether the top-level value is an object (`None` until known).
@@ -89,6 +96,7 @@ class JsonScanner:
         "_state",
         "_value_parts",
         "changed",
+        "only_closed_value",
         "failed_at",
         "root_is_object",
         "too_deep",
@@ -107,6 +115,7 @@ class JsonScanner:
         self._value_parts: list[str] = []  # decoded text of the open (or last) string value
         self._offset = 0
         self.changed = False
+        self.only_closed_value = False
         self.failed_at: int | None = None
         self.root_is_object: bool | None = None
         self.too_deep = False
@@ -148,10 +157,12 @@ class JsonScanner:
         start = self._offset
         self._offset = start + len(fragment)
         if self._state == _IN_VALUE and self.tracking:
-            text = decode_if_body(self._carry + fragment if self._carry else fragment)
-            if text:  # fast path: the fragment only extends the open value
-                self._carry = ""
-                self.changed = False
+            split = split_body(self._carry + fragment if self._carry else fragment)
+            if split is not None:  # fast path: the fragment only extends the open value
+                text, self._carry = split
+                self.changed = self.only_closed_value = False
+                if not text:
+                    return None
                 self._value_parts.append(text)
                 return StringDelta(self.value_path, text)
         if self._state == _FAILED or not fragment:
@@ -169,6 +180,7 @@ class JsonScanner:
         end = len(text)
         pos = 0
         changed = False
+        only_closed_value = self.only_closed_value
         delta_path: tuple[PathKey, ...] | None = None
         delta_text = ""
         path = self._path
@@ -193,6 +205,7 @@ class JsonScanner:
                 if not closed:
                     break
                 changed = True
+                only_closed_value = state == _IN_VALUE and pos == 0  # open before `text`
                 pos = stop + 1
                 if state == _IN_KEY:
                     path[-1] = decode_body("".join(self._key_parts))
@@ -206,10 +219,13 @@ class JsonScanner:
                 assert scalar is not None  # the pattern matches the empty string
                 stop = scalar.end()
                 changed = True
+                only_closed_value = False
                 if stop > pos:
                     self._scalar_parts.append(text[pos:stop])
                     pos = stop
                     if pos == end:
+                        if not self._scalar_may_continue():
+                            return self._fail(self._scalar_start)
                         break
                 if COMPLETE_SCALAR.fullmatch("".join(self._scalar_parts)) is None:
                     return self._fail(self._scalar_start)
@@ -224,6 +240,7 @@ class JsonScanner:
                     break  # whitespace only
                 return self._fail(start + match.end())
             changed = True
+            only_closed_value = only_closed_value and kind == 2
             at = match.start(kind)
             char = text[at]
             pos = match.end()
@@ -283,14 +300,30 @@ class JsonScanner:
                     self._scalar_parts = [token]
                     self._scalar_start = start + at
                     self._state = _IN_SCALAR
+                    if not self._scalar_may_continue():
+                        return self._fail(start + at)
                     break
                 if COMPLETE_SCALAR.fullmatch(token) is None:
                     return self._fail(start + at)
                 self._state = _COMMA_OR_CLOSE if path else _DONE
         self.changed = changed
+        self.only_closed_value = only_closed_value
         if delta_path is None:
             return None
         return StringDelta(delta_path, delta_text)
+
+    def _scalar_may_continue(self) -> bool:
+        """Whether the number or literal cut by the fragment's end can still become a
+        valid one (so `NaN` fails at its `N`, before a preview could show it).
+
+        Checked while it is short (every literal, any sensible number): a longer one is
+        checked when it ends, which keeps the cost linear.
+        """
+        parts = self._scalar_parts
+        if len(parts) > 1:
+            parts[:] = ["".join(parts)]
+        token = parts[0]
+        return len(token) > _CHECKED_SCALAR_LENGTH or SCALAR_PREFIX.fullmatch(token) is not None
 
     def _set_root(self, is_object: bool) -> None:
         self.root_is_object = is_object
@@ -304,3 +337,4 @@ class JsonScanner:
         self._carry = ""
         self.tracking = False
         self.changed = True
+        self.only_closed_value = False

@@ -16,6 +16,7 @@ shows a retry path. See each class for details.
 
 from __future__ import annotations
 
+from ._check import check_history
 from ._fake import FakeCall, FakeReply
 from ._gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
@@ -29,4 +30,5 @@ __all__ = [
     "FakeReply",
     "HistoryProblem",
     "UnsupportedSchemaError",
+    "check_history",
 ]

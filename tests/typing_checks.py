@@ -1,0 +1,101 @@
+"""Checked by pyright, never run: toolwire's outputs are accepted by the SDKs' signatures,
+and its types narrow the way the README says. A failure here is a pyright error."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, assert_type
+
+if TYPE_CHECKING:
+    from anthropic import Anthropic
+    from anthropic.types import Message, MessageParam
+    from google.genai import types as genai_types
+    from openai import OpenAI
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+    from openai.types.responses import Response, ResponseInputItemParam
+
+    from toolwire import aio
+    from toolwire.core import (
+        BaseFunctionToolModel,
+        ToolCallResult,
+        ToolCallStream,
+        ToolGroup,
+        TurnStatus,
+        assistant_messages,
+        tool_result_messages,
+        turn_status,
+    )
+
+    class Weather(BaseFunctionToolModel[int, float]):
+        city: str
+
+    group = ToolGroup.from_list([Weather])
+    assert_type(group, ToolGroup[int, float])
+
+    def chat(client: OpenAI, completion: ChatCompletion) -> None:
+        history: list[ChatCompletionMessageParam] = []
+        client.chat.completions.create(
+            model="m", messages=history, tools=group.tool_definitions("chat.completions")
+        )
+        client.chat.completions.create(
+            model="m", messages=history, tools=[Weather.model_tool_definition("chat.completions")]
+        )
+        client.chat.completions.create(
+            model="m",
+            messages=history,
+            response_format=Weather.model_tool_format("chat.completions"),
+        )
+        results = group.run_tool_calls(completion, 1)
+        assert_type(results, list[ToolCallResult[float]])
+        history.extend(assistant_messages(completion, "chat.completions"))
+        history.extend(tool_result_messages(results, "chat.completions"))
+        history.extend(result.tool_message for result in results)
+        for result in results:
+            if result.fail_reason is None:
+                assert_type(result.context, float)
+            else:
+                assert_type(result.context, None)
+        assert_type(turn_status(completion, "chat.completions"), TurnStatus)
+        assert_type(ToolCallStream("chat.completions").final_response(), ChatCompletion)
+
+    def responses(client: OpenAI, response: Response) -> None:
+        items: list[ResponseInputItemParam] = []
+        client.responses.create(
+            model="m",
+            input=items,
+            tools=group.tool_definitions("responses"),
+            text={"format": Weather.model_tool_format("responses")},
+        )
+        items.extend(assistant_messages(response, "responses"))
+        items.extend(tool_result_messages(group.run_tool_calls(response, 1), "responses"))
+        assert_type(ToolCallStream("responses").final_response(), Response)
+
+    def anthropic(client: Anthropic, message: Message) -> None:
+        messages: list[MessageParam] = []
+        client.messages.create(
+            model="m",
+            max_tokens=1,
+            messages=messages,
+            tools=group.tool_definitions("anthropic"),
+            output_config={"format": Weather.model_tool_format("anthropic")},
+        )
+        messages.extend(assistant_messages(message, "anthropic"))
+        messages.extend(tool_result_messages(group.run_tool_calls(message, 1), "anthropic"))
+        assert_type(ToolCallStream("anthropic").final_response(), Message)
+
+    def gemini(response: genai_types.GenerateContentResponse) -> None:
+        config = genai_types.GenerateContentConfig(
+            tools=group.tool_definitions("gemini"), **Weather.model_tool_format("gemini")
+        )
+        contents: list[genai_types.Content] = []
+        contents.extend(assistant_messages(response, "gemini"))
+        contents.extend(tool_result_messages(group.run_tool_calls(response, 1), "gemini"))
+        del config
+        assert_type(ToolCallStream("gemini").final_response(), genai_types.GenerateContentResponse)
+
+    class AsyncWeather(aio.BaseFunctionToolModel[int, float]):
+        city: str
+
+    async def async_dispatch(completion: ChatCompletion) -> None:
+        async_group = aio.ToolGroup.from_list([AsyncWeather])
+        results = await async_group.run_tool_calls(completion, 1, max_concurrency=2, timeout=5)
+        assert_type(results, list[ToolCallResult[float]])
