@@ -6,12 +6,15 @@ import os
 from google import genai
 from google.genai import types
 
-from toolwire._streaming._events import ReasoningDelta, TextDelta, ToolCallCompleted, TurnEnded
-from toolwire._streaming._stream import ToolCallStream
 from toolwire.core import (
     BaseFunctionToolModel,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallCompleted,
     ToolCallResult,
+    ToolCallStream,
     ToolGroup,
+    TurnEnded,
     assistant_messages,
     tool_result_messages,
 )

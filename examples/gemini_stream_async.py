@@ -1,5 +1,5 @@
-"""Async streaming on Gemini (`client.aio`): text as it arrives, each call run the moment it lands, until the
-model answers without tools."""
+"""Async streaming on Gemini (`client.aio`): text as it arrives, each call started the
+moment it lands, until the model answers without tools."""
 
 import asyncio
 import os
@@ -7,12 +7,15 @@ import os
 from google import genai
 from google.genai import types
 
-from toolwire._streaming._events import ReasoningDelta, TextDelta, ToolCallCompleted, TurnEnded
-from toolwire._streaming._stream import ToolCallStream
 from toolwire.aio import (
     BaseFunctionToolModel,
+    ReasoningDelta,
+    TextDelta,
+    ToolCallCompleted,
     ToolCallResult,
+    ToolCallStream,
     ToolGroup,
+    TurnEnded,
     assistant_messages,
     tool_result_messages,
 )

@@ -12,10 +12,10 @@ import pytest
 from google.genai import errors, types
 
 from toolwire._adapters.gemini.fake import fake_signature
-from toolwire._streaming._events import ToolCallCompleted
-from toolwire._streaming._stream import ToolCallStream
 from toolwire.core import (
     BaseFunctionToolModel,
+    ToolCallCompleted,
+    ToolCallStream,
     ToolGroup,
     assistant_messages,
     tool_result_messages,

@@ -10,15 +10,18 @@ import pytest
 from google.genai import types
 
 from toolwire._adapters import read_calls
-from toolwire._streaming._events import (
+from toolwire.core import (
     ReasoningDelta,
+    StandardToolCall,
     TextDelta,
     ToolCallCompleted,
     ToolCallStarted,
+    ToolCallStream,
     TurnEnded,
+    TurnStatus,
+    assistant_messages,
+    turn_status,
 )
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import StandardToolCall, TurnStatus, assistant_messages, turn_status
 from toolwire.exceptions import StreamIncompleteError, ToolwireError
 
 

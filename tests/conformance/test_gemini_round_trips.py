@@ -21,9 +21,14 @@ from google.genai import types
 from tests.conformance.recorded import Answers, is_error, recorded_group, recorded_text
 from tests.shared_data import all_cases, require_shared, round_trip_cases
 from toolwire._adapters import read_calls
-from toolwire._streaming._events import ToolCallCompleted, ToolCallStarted
-from toolwire._streaming._stream import ToolCallStream
-from toolwire.core import assistant_messages, tool_result_messages, turn_status
+from toolwire.core import (
+    ToolCallCompleted,
+    ToolCallStarted,
+    ToolCallStream,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
 
 EMPTY_RESPONSE: dict[str, Any] = {"candidates": []}
 

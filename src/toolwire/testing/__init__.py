@@ -24,11 +24,11 @@ from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
 
 __all__ = [
+    "check_history",
     "FakeCall",
     "FakeGemini",
     "FakeOpenAI",
     "FakeReply",
     "HistoryProblem",
     "UnsupportedSchemaError",
-    "check_history",
 ]
