@@ -18,6 +18,7 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
+from toolwire.testing import check_history
 
 SIGNATURE = bytes(range(256))
 
@@ -171,6 +172,18 @@ def test_the_whole_history_serializes_like_the_api_expects() -> None:
     assert "toolwire_" not in str(wire)
     assert wire[0]["parts"][2]["thoughtSignature"] == base64.urlsafe_b64encode(SIGNATURE).decode()
     assert [p["functionResponse"].get("id") for p in wire[1]["parts"]] == [None, None, "call-7"]
+
+
+def test_the_history_passes_the_api_rules() -> None:
+    """check_history finds nothing wrong with the helpers' history, and flags a lost result."""
+    prompt = types.Content(role="user", parts=[types.Part(text="Look up a and b.")])
+    results = GROUP.run_tool_calls(TURN, None)
+    turn = assistant_messages(TURN, "gemini")
+    assert check_history([prompt, *turn, *tool_result_messages(results, "gemini")], "gemini") == []
+    [problem] = check_history(
+        [prompt, *turn, *tool_result_messages(results[:2], "gemini")], "gemini"
+    )
+    assert "made 3 call(s)" in problem.message
 
 
 CALLS = (call("lookup", {"q": "a"}),)
