@@ -51,6 +51,7 @@ def main() -> None:
     ]
     while True:
         stream = ToolCallStream("gemini")
+        mid_line = False  # streamed text has started a line
         results: list[ToolCallResult[None]] = []
         for chunk in client.models.generate_content_stream(
             model="gemini-2.5-flash", contents=history, config=config
@@ -58,14 +59,19 @@ def main() -> None:
             for event in stream.feed(chunk):
                 if isinstance(event, TextDelta):
                     print(event.text, end="", flush=True)
-                elif isinstance(event, ReasoningDelta):
+                    mid_line = True
+                    continue
+                if mid_line:  # end the text line before anything else
+                    print()
+                    mid_line = False
+                if isinstance(event, ReasoningDelta):
                     print(f"(thinking) {event.text}")
                 elif isinstance(event, ToolCallCompleted):
                     # Gemini streams whole calls: each one can run as soon as it arrives.
                     print(f"-> {event.call.name}({event.call.input})")
                     results.append(tools.run_tool_call(event.call, files))
                 elif isinstance(event, TurnEnded):
-                    print(f"\n[{event.status}]")
+                    print(f"[{event.status}]")
         response = stream.final_response()  # a GenerateContentResponse, as if not streamed
         history.extend(assistant_messages(response, "gemini"))  # signatures kept
         if not results:

@@ -52,6 +52,7 @@ async def main() -> None:
     ]
     while True:
         stream = ToolCallStream("gemini")
+        mid_line = False  # streamed text has started a line
         running: list[asyncio.Task[ToolCallResult[None]]] = []
         async for chunk in await client.aio.models.generate_content_stream(
             model="gemini-2.5-flash", contents=history, config=config
@@ -59,14 +60,19 @@ async def main() -> None:
             for event in stream.feed(chunk):
                 if isinstance(event, TextDelta):
                     print(event.text, end="", flush=True)
-                elif isinstance(event, ReasoningDelta):
+                    mid_line = True
+                    continue
+                if mid_line:  # end the text line before anything else
+                    print()
+                    mid_line = False
+                if isinstance(event, ReasoningDelta):
                     print(f"(thinking) {event.text}")
                 elif isinstance(event, ToolCallCompleted):
                     # Gemini streams whole calls: each one starts while the stream goes on.
                     print(f"-> {event.call.name}({event.call.input})")
                     running.append(asyncio.create_task(tools.run_tool_call(event.call, files)))
                 elif isinstance(event, TurnEnded):
-                    print(f"\n[{event.status}]")
+                    print(f"[{event.status}]")
         response = stream.final_response()  # a GenerateContentResponse, as if not streamed
         results = list(await asyncio.gather(*running))  # in call order
         history.extend(assistant_messages(response, "gemini"))  # signatures kept
