@@ -35,6 +35,67 @@ _SDK_MODULES: tuple[tuple[str, Api], ...] = (
 )
 _API_BY_TYPE: dict[type, Api] = {}
 
+_GEMINI_KEYS = frozenset(
+    {
+        "candidates",
+        "parts",
+        "function_call",
+        "functionCall",
+        "thought_signature",
+        "thoughtSignature",
+        "partial_args",
+        "partialArgs",
+        "response_id",
+        "responseId",
+        "prompt_feedback",
+        "promptFeedback",
+        "usage_metadata",
+        "usageMetadata",
+        "finishReason",
+    }
+)
+"""Dict keys only Gemini shapes have (snake_case SDK dicts and camelCase wire JSON)."""
+_GEMINI_TURN_KEYS = frozenset(
+    {
+        "candidates",
+        "parts",
+        "content",
+        "response_id",
+        "responseId",
+        "prompt_feedback",
+        "promptFeedback",
+        "usage_metadata",
+        "usageMetadata",
+    }
+)
+"""Keys of a Gemini response, candidate or Content dict (not a single part or call)."""
+_GEMINI_PART_KEYS = frozenset(
+    {
+        "text",
+        "thought",
+        "inline_data",
+        "inlineData",
+        "file_data",
+        "fileData",
+        "executable_code",
+        "executableCode",
+        "code_execution_result",
+        "codeExecutionResult",
+        "function_response",
+        "functionResponse",
+        "tool_call",
+        "toolCall",
+        "tool_response",
+        "toolResponse",
+        "video_metadata",
+        "videoMetadata",
+        "part_metadata",
+        "partMetadata",
+        "media_resolution",
+        "mediaResolution",
+    }
+)
+
 _RESPONSES_ITEM_TYPES = frozenset(
     {
         "function_call",
@@ -170,6 +231,12 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
 
 def _is_single_call(obj: object, api: Api) -> bool:
     """Whether `obj` is one call item (as opposed to a whole response or message)."""
+    if api == "gemini":  # first: Gemini models have no `type`, and a missing attribute is slow
+        if type(obj).__name__ in ("FunctionCall", "Part"):
+            return True
+        return isinstance(obj, Mapping) and not (
+            _GEMINI_TURN_KEYS & set(cast("Mapping[str, Any]", obj))
+        )
     kind = field(obj, "type")
     if api == "chat.completions":
         return kind in ("function", "custom") or (
@@ -177,21 +244,14 @@ def _is_single_call(obj: object, api: Api) -> bool:
         )
     if api == "responses":
         return kind in _RESPONSES_ITEM_TYPES
-    if api == "anthropic":
-        return kind in _ANTHROPIC_BLOCK_TYPES
-    type_name = type(obj).__name__
-    if type_name in ("FunctionCall", "Part"):
-        return True
-    return isinstance(obj, Mapping) and not (
-        {"candidates", "parts"} & set(cast("Mapping[str, Any]", obj))
-    )
+    return kind in _ANTHROPIC_BLOCK_TYPES
 
 
 def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
     kind = data.get("type")
     if "choices" in data or "tool_calls" in data:
         return "chat.completions"
-    if "candidates" in data or "parts" in data or "function_call" in data or "functionCall" in data:
+    if _GEMINI_KEYS & data.keys():
         return "gemini"
     if "stop_reason" in data:
         return "anthropic"
@@ -213,6 +273,10 @@ def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
         return "chat.completions"
     if "name" in data and ("args" in data or set(data) <= {"name", "id", "args"}):
         return "gemini"
+    if "content" in data and ("finishReason" in data or "finish_reason" in data):
+        return "gemini"  # a candidate (a chat choice holds a "message" instead)
+    if kind is None and data and data.keys() <= _GEMINI_PART_KEYS:
+        return "gemini"  # a text, thought or other non-call part
     return None
 
 

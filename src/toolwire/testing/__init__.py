@@ -2,8 +2,9 @@
 
 Point a real client at a fake and run your own loop without network or keys::
 
-    from toolwire.testing import FakeOpenAI
+    from toolwire.testing import FakeGemini, FakeOpenAI
     client = FakeOpenAI().client()          # a real openai.OpenAI
+    gemini = FakeGemini().client()          # a real google.genai.Client (and .aio)
     response = client.chat.completions.create(model="any", messages=[...], tools=[...])
 
 `FakeAnthropic().client()` does the same for a real `anthropic.Anthropic`.
@@ -20,6 +21,7 @@ from __future__ import annotations
 from ._anthropic import FakeAnthropic
 from ._check import check_history
 from ._fake import FakeCall, FakeReply
+from ._gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
 from ._rules import HistoryProblem
@@ -28,6 +30,7 @@ __all__ = [
     "check_history",
     "FakeAnthropic",
     "FakeCall",
+    "FakeGemini",
     "FakeOpenAI",
     "FakeReply",
     "HistoryProblem",

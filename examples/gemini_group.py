@@ -1,0 +1,108 @@
+"""A tool group on Gemini: context in, context out, errors the model can fix, parallel calls
+answered in one Content."""
+
+import os
+from dataclasses import dataclass, field
+from typing import Literal
+
+from google import genai
+from google.genai import types
+
+from toolwire.core import (
+    BaseFunctionToolModel,
+    ErrorForLLMToSee,
+    HandlerResult,
+    ToolGroup,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeGemini
+
+client = (
+    genai.Client()
+    if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    else FakeGemini().client()
+)
+
+
+@dataclass
+class Services:
+    """What the loop hands every handler (context in): stand-ins for real clients."""
+
+    prices: dict[str, float] = field(default_factory=lambda: {"AAPL": 231.5, "MSFT": 508.2})
+
+    def temperature(self, city: str) -> int:
+        return 12 + sum(map(ord, city)) % 20
+
+
+class GetWeather(BaseFunctionToolModel[Services, int]):
+    """Get the current temperature in a city."""
+
+    model_tool_custom_name = "get_weather"
+
+    city: str
+    """The city, e.g. Austin."""
+    unit: Literal["celsius", "fahrenheit"] = "celsius"
+
+    def model_tool_handler(self, context: Services) -> tuple[str, int]:
+        celsius = context.temperature(self.city)
+        shown = celsius if self.unit == "celsius" else round(celsius * 9 / 5 + 32)
+        return f"{shown} degrees {self.unit} in {self.city}.", 1  # 1 API credit used
+
+
+class GetStockPrice(BaseFunctionToolModel[Services, int]):
+    """Get the latest price of a stock."""
+
+    model_tool_custom_name = "get_stock_price"
+
+    ticker: str
+
+    def model_tool_handler(self, context: Services) -> HandlerResult[int]:
+        price = context.prices.get(self.ticker.upper())
+        if price is None:
+            known = ", ".join(context.prices)
+            raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+
+
+tools = ToolGroup.from_list([GetWeather, GetStockPrice])
+
+
+def main() -> None:
+    services = Services()
+    credits_used = 0
+    # One types.Tool holding both declarations.
+    config = types.GenerateContentConfig(tools=tools.tool_definitions("gemini"))
+    history: list[types.Content] = [
+        types.Content(
+            role="user",
+            parts=[types.Part(text="What's the weather in Austin, and Apple's stock price?")],
+        )
+    ]
+    for _ in range(5):  # a budget of model turns
+        response = client.models.generate_content(
+            model="gemini-2.5-flash", contents=history, config=config
+        )
+        status = turn_status(response, "gemini")
+        if status == "malformed":
+            print("The model produced a call it could not encode; asking again.")
+            continue
+        history.extend(assistant_messages(response, "gemini"))
+        results = tools.run_tool_calls(response, services)
+        if not results:
+            print(f"[{status}] {response.text}")
+            break
+        for result in results:
+            if result.fail_reason is None:
+                credits_used += result.context  # typed: int, from the handler
+                print(f"{result.name} -> {result.result_content}")
+            else:
+                print(f"{result.name} failed ({result.fail_reason}): {result.result_content}")
+        # One user Content with one function response per call, in call order.
+        history.extend(tool_result_messages(results, "gemini"))
+    print(f"Credits used: {credits_used}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,58 @@
+"""Async structured output on Gemini (`client.aio`), retrying when the answer fails validation."""
+
+import asyncio
+import os
+
+import pydantic
+from google import genai
+from google.genai import types
+
+from toolwire.aio import BaseFunctionToolModel, assistant_messages
+from toolwire.testing import FakeGemini
+
+# Offline, the fake's first answer breaks the schema, to show the retry path.
+client = (
+    genai.Client()
+    if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    else FakeGemini(invalid_arguments_first=True).client()
+)
+
+
+class Entities(BaseFunctionToolModel[None, None]):
+    """The people, places and numbers mentioned in the text."""
+
+    people: list[str]
+    places: list[str]
+    numbers: list[int]
+    language: str = "en"
+    """ISO 639-1 code of the text's language."""
+
+
+async def extract(text: str, attempts: int = 3) -> Entities:
+    # response_mime_type="application/json" and response_json_schema=<Gemini's subset>.
+    config = types.GenerateContentConfig(
+        system_instruction="Extract entities from the user's text.",
+        **Entities.model_tool_format("gemini"),
+    )
+    history: list[types.Content] = [types.Content(role="user", parts=[types.Part(text=text)])]
+    for attempt in range(1, attempts + 1):
+        response = await client.aio.models.generate_content(
+            model="gemini-2.5-flash", contents=history, config=config
+        )
+        history.extend(assistant_messages(response, "gemini"))
+        try:
+            return Entities.model_validate_json(response.text or "")
+        except pydantic.ValidationError as error:
+            print(f"Attempt {attempt} failed validation: {error.error_count()} error(s)")
+            fix = f"Fix these errors:\n{error}"
+            history.append(types.Content(role="user", parts=[types.Part(text=fix)]))
+    raise RuntimeError(f"No valid answer after {attempts} attempts.")
+
+
+async def main() -> None:
+    entities = await extract("Ada met Grace in London in 1843 and again 2 years later.")
+    print(repr(entities))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,61 @@
+"""One async tool, Gemini (`client.aio`): the model calls it, we answer, it replies."""
+
+import asyncio
+import os
+
+from google import genai
+from google.genai import types
+
+from toolwire.aio import (
+    BaseFunctionToolModel,
+    assistant_messages,
+    tool_result_messages,
+    turn_status,
+)
+from toolwire.testing import FakeGemini
+
+client = (
+    genai.Client()
+    if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
+    else FakeGemini().client()
+)
+
+
+class say_hello(BaseFunctionToolModel[None, None]):
+    """Say hello to a person."""
+
+    name: str
+    """Who to greet."""
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Message delivered to {self.name}.", None
+
+
+async def main() -> None:
+    config = types.GenerateContentConfig(tools=[say_hello.model_tool_definition("gemini")])
+    history: list[types.Content] = [
+        types.Content(role="user", parts=[types.Part(text="Please say hello to Kate for me.")])
+    ]
+    while True:
+        response = await client.aio.models.generate_content(
+            model="gemini-2.5-flash", contents=history, config=config
+        )
+        history.extend(assistant_messages(response, "gemini"))  # thought signatures kept
+        status = turn_status(response, "gemini")
+        if status != "tool_calls":
+            print(f"[{status}] {response.text}")
+            break
+        results = [
+            await say_hello.model_tool_run_tool_call(call, None)
+            for call in response.function_calls or []
+        ]
+        for result in results:
+            # Gemini sent no call id: toolwire made one up for you, and never sends it back.
+            print(
+                f"{result.name}({result.call_id}, synthesized={result.synthesized_id}) -> {result.result_content}"
+            )
+        history.extend(tool_result_messages(results, "gemini"))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

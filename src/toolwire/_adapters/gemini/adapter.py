@@ -1,0 +1,440 @@
+"""Google Gemini (google-genai) adapter: tool definitions, calls in, history out.
+
+Definitions: `T.model_tool_definition("gemini")` is a `types.Tool` holding one
+`FunctionDeclaration` whose `parameters_json_schema` is the schema compiled for
+Gemini; `group.tool_definitions("gemini")` is a list with ONE `types.Tool`
+holding every declaration, in group order. Put either in
+`GenerateContentConfig(tools=...)`. `T.model_tool_format("gemini")` is
+`{"response_mime_type": "application/json", "response_json_schema": ...}`, to
+splat into `GenerateContentConfig(**fmt)`.
+
+Calls in: a `GenerateContentResponse` (its first candidate), a `Candidate`, a
+`Content`, or a list of `Part`s / `FunctionCall`s, as SDK objects or as their
+dict forms (snake_case `PartDict` / `FunctionCallDict`, or the camelCase wire
+JSON: `functionCall`, `thoughtSignature`...). Parts that are not function calls
+(text, thoughts, server-side `tool_call` parts...) are skipped. `args` that is
+None means no arguments; whole numbers may arrive as floats (`3.0`) and validate
+as ints, since dict arguments are validated with `strict=False`.
+
+Call ids. The Gemini API usually sends function calls without an `id`, so:
+
+- A call that carries an `id` is answered with that id: its result's `call_id`
+  is the id, and its `FunctionResponse` carries `id=` the same value.
+- A call without an id gets a synthesized `call_id` for your bookkeeping, and
+  its result is marked `synthesized_id=True`. The id is derived from the
+  response's `response_id` and the call's position among the turn's calls
+  (`toolwire_<response_id>_<position>`; `toolwire_<position>` when there is no
+  response id, e.g. for a bare `Content`), so the same response always gives
+  the same ids: on every dispatch, in `ToolCallStream`'s events, and in the
+  final streamed response's dispatch. The API sends a `response_id` with every
+  response, so ids do not collide across turns, even for repeated calls.
+- Synthesized ids never go on the wire: `assistant_messages` replays the
+  model's `Content` unchanged (no ids added), and the `FunctionResponse` of a
+  call that came without an id carries no `id`. The API then pairs responses
+  with calls by position, which is why `tool_result_messages` always sends one
+  `function_response` part per call, in call order, in one user `Content`.
+  Sending only the ids the model sent keeps the history valid on Vertex AI
+  too, which rejects ids it did not issue.
+
+Results out: each `FunctionResponse.response` is an object, the text under
+`"output"`, or under `"error"` for a failure.
+
+Streaming arguments: the Gemini API streams whole calls (one chunk holds a
+call's complete `args`). Vertex AI's argument streaming (`partial_args` /
+`will_continue` on a `FunctionCall`, enabled by
+`FunctionCallingConfig(stream_function_call_arguments=True)`) is refused with a
+`ToolwireError` that says to turn it off.
+
+Turn status (`turn_status(response, "gemini")`), first match wins:
+
+- "refused": no candidate and a `prompt_feedback.block_reason`; or a finish
+  reason of SAFETY, RECITATION, LANGUAGE, BLOCKLIST, PROHIBITED_CONTENT, SPII,
+  IMAGE_SAFETY, IMAGE_PROHIBITED_CONTENT, IMAGE_RECITATION, ESCALATION,
+  PUP_LIMITED_DISABLED or MODEL_ARMOR; and MISSING_THOUGHT_SIGNATURE (the API
+  refused the request because its history lost a thought signature: a bug in
+  how the history was built, which retrying cannot fix; replaying
+  `assistant_messages(response)` avoids it).
+- "truncated": MAX_TOKENS; CONTINUATION (the per-request token limit, when the
+  SDK's automatic continuation is off); TOO_MANY_TOOL_CALLS (the server-side
+  tool loop hit its limit before a final answer). Calls arrive whole, so any
+  calls such a turn holds are complete and run normally.
+- "malformed": MALFORMED_FUNCTION_CALL; UNEXPECTED_TOOL_CALL (a call to a
+  function that was not declared or not enabled); MALFORMED_RESPONSE. There is
+  nothing to run: retry the request.
+- "tool_calls": the candidate holds function call parts (the finish reason is
+  STOP for calls).
+- "done": anything else (STOP, OTHER, no finish reason...).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
+
+from ..._call import StandardToolCall
+from ..._json import copy_json
+from ...exceptions import ToolwireError, UnsupportedToolError
+from .._base import TurnStatus, check_tool_name, synthesized_id
+
+if TYPE_CHECKING:
+    from google.genai.types import Content, Tool
+
+    from ..._definition import CustomToolSpec, FunctionToolSpec, GeminiResponseFormat
+    from ..._result import ToolCallResult
+    from .stream import GeminiStreamAccumulator
+
+__all__ = ["ADAPTER", "GEMINI_NAME", "GeminiAdapter", "argument_streaming_error", "status_of"]
+
+GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
+GEMINI_NAME_RULE = (
+    "names must start with a letter or '_', use only a-z, A-Z, 0-9, '_', '.', ':' or '-', "
+    "and be at most 128 characters long"
+)
+
+_REFUSED = frozenset(
+    {
+        "SAFETY",
+        "RECITATION",
+        "LANGUAGE",
+        "BLOCKLIST",
+        "PROHIBITED_CONTENT",
+        "SPII",
+        "IMAGE_SAFETY",
+        "IMAGE_PROHIBITED_CONTENT",
+        "IMAGE_RECITATION",
+        "ESCALATION",
+        "PUP_LIMITED_DISABLED",
+        "MODEL_ARMOR",
+        "MISSING_THOUGHT_SIGNATURE",
+    }
+)
+_TRUNCATED = frozenset({"MAX_TOKENS", "CONTINUATION", "TOO_MANY_TOOL_CALLS"})
+_MALFORMED = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "MALFORMED_RESPONSE"})
+
+_MISSING: Any = object()
+
+
+class GeminiAdapter:
+    """`api="gemini"`."""
+
+    api: Literal["gemini"] = "gemini"
+
+    # -- definitions ---------------------------------------------------------------
+
+    def function_definition(self, spec: FunctionToolSpec) -> Tool:
+        from google.genai import types
+
+        check_tool_name(spec.name, self.api, GEMINI_NAME, GEMINI_NAME_RULE)
+        declaration = types.FunctionDeclaration(
+            name=spec.name,
+            description=spec.description or None,
+            parameters_json_schema=copy_json(spec.parameters),
+        )
+        return types.Tool(function_declarations=[declaration])
+
+    def custom_definition(self, spec: CustomToolSpec) -> Any:
+        raise UnsupportedToolError(
+            f"Gemini has no custom (free-text or grammar) tools, so {spec.name!r} cannot be "
+            "offered there. Make it a function tool (BaseFunctionToolModel) with a str field, "
+            "or offer it only on the OpenAI APIs."
+        )
+
+    def tool_definitions(self, definitions: list[Any]) -> list[Tool]:
+        from google.genai import types
+
+        declarations = [
+            declaration
+            for tool in definitions
+            for declaration in cast("Tool", tool).function_declarations or ()
+        ]
+        if not declarations:
+            return []
+        return [types.Tool(function_declarations=declarations)]
+
+    def output_format(self, spec: FunctionToolSpec) -> GeminiResponseFormat:
+        schema: dict[str, Any] = copy_json(spec.parameters)
+        if spec.description and "description" not in schema:
+            schema = {"description": spec.description, **schema}
+        return {"response_mime_type": "application/json", "response_json_schema": schema}
+
+    # -- calls in ------------------------------------------------------------------
+
+    def read_items(
+        self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        ids = _SynthesizedIds(None)
+        calls: list[StandardToolCall] = []
+        for item in items:
+            call = _function_call_of(item)
+            if call is not None:
+                calls.append(_standard_call(call, len(calls), ids))
+        return calls
+
+    def read_response(
+        self, response: object, *, other_calls: Literal["raise", "ignore"]
+    ) -> list[StandardToolCall]:
+        turn = _turn_of(response)
+        ids = _SynthesizedIds(turn.response_id)
+        calls: list[StandardToolCall] = []
+        for part in _parts_of(turn.content):
+            call = getattr(part, "function_call", _MISSING)  # inline fast path: an SDK Part
+            if call is _MISSING:
+                call = _function_call_of(part)
+            if call is not None:
+                calls.append(_standard_call(call, len(calls), ids))
+        return calls
+
+    # -- history out ---------------------------------------------------------------
+
+    def assistant_messages(self, response: object) -> list[Content]:
+        content = _turn_of(response).content
+        if content is None:
+            return []
+        if isinstance(content, Mapping):
+            from google.genai import types
+
+            content = types.Content.model_validate(content)
+        model_content = cast("Content", content)
+        if not model_content.parts:
+            return []  # nothing to replay: the API rejects a Content without parts
+        if model_content.role == "model":
+            return [model_content]
+        return [model_content.model_copy(update={"role": "model"})]
+
+    def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[Content]:
+        from google.genai import types
+
+        parts = [result.function_response_part for result in results]
+        return [types.Content(role="user", parts=parts)]
+
+    def turn_status(self, response: object) -> TurnStatus:
+        turn = _turn_of(response)
+        has_calls = any(_function_call_of(part) is not None for part in _parts_of(turn.content))
+        return status_of(turn.finish_reason, has_calls, turn.block_reason, turn.has_candidate)
+
+    def stream_accumulator(self) -> GeminiStreamAccumulator:
+        from .stream import GeminiStreamAccumulator
+
+        return GeminiStreamAccumulator()
+
+
+def status_of(
+    finish_reason: str | None, has_calls: bool, block_reason: str | None, has_candidate: bool
+) -> TurnStatus:
+    """The neutral turn status (see the module docstring for the mapping)."""
+    if not has_candidate and block_reason:
+        return "refused"
+    if finish_reason in _REFUSED:
+        return "refused"
+    if finish_reason in _TRUNCATED:
+        return "truncated"
+    if finish_reason in _MALFORMED:
+        return "malformed"
+    return "tool_calls" if has_calls else "done"
+
+
+def argument_streaming_error(name: object) -> ToolwireError:
+    """The error for a Vertex AI argument-streaming fragment (`partial_args`)."""
+    return ToolwireError(
+        f"The function call {name!r} arrived as argument fragments (FunctionCall.partial_args "
+        "or will_continue), which only Vertex AI sends when "
+        "FunctionCallingConfig(stream_function_call_arguments=True). The Gemini API streams "
+        "whole calls, and toolwire reads whole calls only: set "
+        "stream_function_call_arguments=False (or leave it unset) and each call arrives "
+        "complete in one chunk."
+    )
+
+
+class _Turn(NamedTuple):
+    content: object | None
+    response_id: str | None
+    finish_reason: str | None
+    block_reason: str | None
+    has_candidate: bool
+
+
+def _turn_of(response: object) -> _Turn:
+    """The model turn of a response, candidate or Content (SDK object or dict form)."""
+    if isinstance(response, dict):
+        return _turn_of_dict(cast("dict[str, Any]", response))
+    candidates = getattr(response, "candidates", _MISSING)
+    if candidates is not _MISSING:
+        feedback = getattr(response, "prompt_feedback", None)
+        block = _text(getattr(feedback, "block_reason", None)) if feedback is not None else None
+        response_id = getattr(response, "response_id", None)
+        if not candidates:
+            return _Turn(None, response_id, None, block, False)
+        candidate = candidates[0]
+        finish = _text(candidate.finish_reason)
+        return _Turn(candidate.content, response_id, finish, block, True)
+    if hasattr(response, "parts"):
+        return _Turn(response, None, None, None, True)
+    content = getattr(response, "content", _MISSING)
+    if content is not _MISSING and hasattr(response, "finish_reason"):
+        finish = _text(getattr(response, "finish_reason", None))
+        return _Turn(content, None, finish, None, True)
+    if isinstance(response, Mapping):
+        return _turn_of_dict(cast("Mapping[str, Any]", response))
+    raise ToolwireError(
+        f"Not a Gemini response: a {type(response).__name__}. Pass the GenerateContentResponse, "
+        "its candidate, its Content, or a list of its parts."
+    )
+
+
+def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
+    if "candidates" in data or _get(data, "response_id", "responseId") is not None:
+        candidates: Sequence[Any] = data.get("candidates") or ()
+        feedback = _get(data, "prompt_feedback", "promptFeedback")
+        block = _text(_get(feedback, "block_reason", "blockReason")) if feedback else None
+        response_id = _get(data, "response_id", "responseId")
+        if not candidates:
+            return _Turn(None, response_id, None, block, False)
+        candidate = candidates[0]
+        finish = _text(_get(candidate, "finish_reason", "finishReason"))
+        return _Turn(_get(candidate, "content"), response_id, finish, block, True)
+    if "parts" in data:
+        return _Turn(data, None, None, None, True)
+    if "content" in data:
+        finish = _text(_get(data, "finish_reason", "finishReason"))
+        return _Turn(data["content"], None, finish, None, True)
+    if _get(data, "prompt_feedback", "promptFeedback") is not None:
+        return _turn_of_dict({**data, "candidates": []})
+    raise ToolwireError(
+        f"Not a Gemini response: a dict with keys {sorted(data)[:8]}. Pass the "
+        "GenerateContentResponse, its candidate, its Content, or a list of its parts "
+        "(SDK objects or their dict forms)."
+    )
+
+
+def _parts_of(content: object | None) -> Sequence[object]:
+    if content is None:
+        return ()
+    if isinstance(content, Mapping):
+        parts = cast("Mapping[str, Any]", content).get("parts")
+    else:
+        parts = getattr(content, "parts", None)
+    return parts or ()
+
+
+def _function_call_of(item: object) -> Any:
+    """The FunctionCall of a Part, the FunctionCall itself, or None for another part."""
+    kind = type(item).__name__  # by name: pydantic makes a missing attribute slow to probe
+    if kind == "Part":
+        return getattr(item, "function_call")  # noqa: B009 - None when text, a thought...
+    if kind == "FunctionCall":
+        return item
+    if isinstance(item, dict):
+        return _function_call_of_dict(cast("dict[str, Any]", item))
+    call = getattr(item, "function_call", _MISSING)
+    if call is not _MISSING:
+        return call  # a Part-like object
+    if hasattr(item, "args") and hasattr(item, "name"):
+        return item  # a FunctionCall-like object
+    if isinstance(item, Mapping):
+        return _function_call_of_dict(cast("Mapping[str, Any]", item))
+    raise ToolwireError(
+        f"Not a Gemini part or function call: a {type(item).__name__}. Pass the parts of "
+        "candidate.content, response.function_calls, the Content, or the whole response."
+    )
+
+
+def _function_call_of_dict(data: Mapping[str, Any]) -> Any:
+    call = data.get("function_call") or data.get("functionCall")
+    if call is not None:
+        return call
+    if "name" in data and data.keys() <= _FUNCTION_CALL_KEYS:
+        return data  # a FunctionCall dict
+    if data.keys() <= _PART_KEYS:
+        return None  # a Part dict that is not a call (text, a thought...)
+    raise ToolwireError(
+        f"Not a Gemini part or function call: a dict with keys {sorted(data)[:8]}. Pass the "
+        "parts of candidate.content (or the Content, or the whole response)."
+    )
+
+
+class _SynthesizedIds:
+    """`synthesized_id(response_id, ordinal)` for one turn, with the prefix computed once."""
+
+    __slots__ = ("_prefix", "_response_id")
+
+    def __init__(self, response_id: str | None) -> None:
+        self._response_id = response_id
+        self._prefix: str | None = None
+
+    def __call__(self, ordinal: int) -> str:
+        prefix = self._prefix
+        if prefix is None:
+            # synthesized_id ends with the ordinal: strip the "0" once, append each ordinal.
+            prefix = self._prefix = synthesized_id(self._response_id, 0)[:-1]
+        return prefix + str(ordinal)
+
+
+def _standard_call(call: Any, ordinal: int, ids: _SynthesizedIds) -> StandardToolCall:
+    partial = getattr(call, "partial_args", _MISSING)
+    if partial is not _MISSING:  # an SDK FunctionCall
+        call_id, name, args, will_continue = call.id, call.name, call.args, call.will_continue
+    else:
+        data = cast("Mapping[str, Any]", call)
+        call_id, name, args = data.get("id"), data.get("name"), data.get("args")
+        partial = data.get("partial_args") or data.get("partialArgs")
+        will_continue = data.get("will_continue") or data.get("willContinue")
+    if partial or will_continue:
+        raise argument_streaming_error(name)
+    arguments: Mapping[str, Any] | str = {} if args is None else args
+    if call_id:
+        return StandardToolCall("function", call_id, name or "", arguments)
+    return StandardToolCall("function", ids(ordinal), name or "", arguments, True)
+
+
+def _get(data: object, snake: str, camel: str | None = None) -> Any:
+    if not isinstance(data, Mapping):
+        return getattr(data, snake, None)
+    mapping = cast("Mapping[str, Any]", data)
+    value = mapping.get(snake)
+    if value is None and camel is not None:
+        value = mapping.get(camel)
+    return value
+
+
+def _text(value: object) -> str | None:
+    """An enum member's value, or the string itself (unknown values stay strings)."""
+    if value is None:
+        return None
+    found = getattr(value, "value", value)
+    return found if isinstance(found, str) else str(found)
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(word.title() for word in rest)
+
+
+_FUNCTION_CALL_FIELDS = ("id", "args", "name", "partial_args", "will_continue")
+_FUNCTION_CALL_KEYS = frozenset(_FUNCTION_CALL_FIELDS + tuple(map(_camel, _FUNCTION_CALL_FIELDS)))
+_PART_FIELDS = (
+    "media_resolution",
+    "code_execution_result",
+    "executable_code",
+    "file_data",
+    "function_call",
+    "function_response",
+    "inline_data",
+    "text",
+    "thought",
+    "thought_signature",
+    "video_metadata",
+    "tool_call",
+    "tool_response",
+    "part_metadata",
+    "audio_transcription",
+    "media_processing",
+    "speech_metadata",
+    "document_metadata",
+    "spreadsheet_metadata",
+    "audio_metadata",
+)
+_PART_KEYS = frozenset(_PART_FIELDS + tuple(map(_camel, _PART_FIELDS)))
+
+
+ADAPTER = GeminiAdapter()

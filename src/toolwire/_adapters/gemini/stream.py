@@ -1,0 +1,232 @@
+"""Gemini stream folding: `GenerateContentResponse` chunks in, events and one
+`GenerateContentResponse` out.
+
+The SDK has no helper for this (its continuation merger sums usage and keeps
+empty filler parts; its chat stores each chunk as a separate turn), so the fold
+is our own, linear in the input:
+
+- every part of candidate 0 of every chunk, in order; function calls arrive
+  whole and are never merged; each part keeps its own `thought_signature`;
+- consecutive plain text fragments of one run (same `thought` flag, no
+  signature yet) are joined, and a signature closing the run stays on it;
+- empty filler text parts (`{"text": ""}` with no signature) are dropped;
+- the candidate's other fields are the latest non-None values, and the
+  response's (usage, model version...) those of the last chunk: usage is a
+  running total, never summed.
+
+Events: a function call is complete on arrival, so `ToolCallStarted` and
+`ToolCallCompleted` come together (no argument deltas; `provider_index` is the
+part's position in the final content). Text parts give `TextDelta`s, thought
+parts `ReasoningDelta`s, and a chunk carrying a finish reason (or a blocked
+prompt) gives `TurnEnded`. Synthesized ids use the stream's `response_id` and
+the call's position, so they equal those of dispatching `final_response()`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ..._call import StandardToolCall
+from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
+from ..._streaming._tracker import CallTracker
+from ...exceptions import StreamIncompleteError
+from .adapter import argument_streaming_error, status_of
+
+if TYPE_CHECKING:
+    from google.genai.types import Candidate, GenerateContentResponse, Part
+
+__all__ = ["GeminiStreamAccumulator"]
+
+_PLAIN_TEXT_FIELDS = frozenset({"text", "thought", "thought_signature"})
+
+
+@dataclass(slots=True)
+class _TextRun:
+    """Consecutive plain text parts of one kind, joined in the final content."""
+
+    first: Part
+    """The run's first part: the final part is a copy of it with the joined text."""
+    thought: bool
+    pieces: list[str] = field(default_factory=list[str])
+    signature: bytes | None = None
+
+
+class GeminiStreamAccumulator:
+    """Folds one streamed Gemini turn (candidate 0; ask for one candidate when streaming)."""
+
+    def __init__(self) -> None:
+        self._tracker = CallTracker()
+        self._entries: list[_TextRun | Part] = []
+        self._first_candidate: Candidate | None = None
+        self._candidate_updates: dict[str, Any] = {}
+        self._role: str | None = None
+        self._last_chunk: GenerateContentResponse | None = None
+        self._response_id: str | None = None
+        self._usage: Any = None
+        self._ids_fixed = False
+        self._has_calls = False
+        self._finish_reason: str | None = None
+        self._block_reason: str | None = None
+        self._reported_end: tuple[str | None, str | None] | None = None
+
+    def completed_calls(self) -> list[StandardToolCall]:
+        return list(self._tracker.completed)
+
+    def feed(self, item: object) -> list[StreamEvent]:
+        chunk = _as_chunk(item)
+        self._last_chunk = chunk
+        if chunk.response_id and not self._ids_fixed:
+            self._response_id = self._tracker.response_id = chunk.response_id
+        if chunk.usage_metadata is not None:
+            self._usage = chunk.usage_metadata
+        feedback = chunk.prompt_feedback
+        if feedback is not None and feedback.block_reason is not None:
+            self._block_reason = _text(feedback.block_reason)
+        events: list[StreamEvent] = []
+        candidate = _first_candidate(chunk)
+        if candidate is not None:
+            self._fold_candidate(candidate, events)
+        end = (self._finish_reason, self._block_reason)
+        if end != (None, None) and end != self._reported_end:
+            self._reported_end = end
+            has_candidate = self._first_candidate is not None
+            status = status_of(
+                self._finish_reason, self._has_calls, self._block_reason, has_candidate
+            )
+            stop_reason = self._finish_reason if has_candidate else self._block_reason
+            events.append(TurnEnded(stop_reason, status))
+        return events
+
+    def _fold_candidate(self, candidate: Candidate, events: list[StreamEvent]) -> None:
+        if self._first_candidate is None:
+            self._first_candidate = candidate
+        else:
+            for name in type(candidate).model_fields:
+                if name != "content":
+                    value = getattr(candidate, name)
+                    if value is not None:
+                        self._candidate_updates[name] = value
+        if candidate.finish_reason is not None:
+            self._finish_reason = _text(candidate.finish_reason)
+        content = candidate.content
+        if content is None:
+            return
+        if content.role is not None:
+            self._role = content.role
+        for part in content.parts or ():
+            call = part.function_call
+            if call is not None:
+                self._add_call(part, call, events)
+            elif part.text is not None and _is_plain_text(part):
+                self._add_text(part, part.text, events)
+            else:
+                self._entries.append(part)
+
+    def _add_call(self, part: Part, call: Any, events: list[StreamEvent]) -> None:
+        if call.partial_args or call.will_continue:
+            raise argument_streaming_error(call.name)
+        self._ids_fixed = True  # ids made so far used this response id: keep it
+        key = len(self._entries)
+        started = self._tracker.start(
+            key, provider_index=key, call_id=call.id or None, name=call.name or ""
+        )
+        args: Mapping[str, Any] = call.args if call.args is not None else {}
+        completed = self._tracker.finish(key, arguments=args)
+        self._entries.append(part)
+        self._has_calls = True
+        events.append(started)
+        events.append(completed)
+
+    def _add_text(self, part: Part, text: str, events: list[StreamEvent]) -> None:
+        thought = bool(part.thought)
+        if text:
+            events.append(ReasoningDelta(text) if thought else TextDelta(text))
+        previous = self._entries[-1] if self._entries else None
+        if (
+            isinstance(previous, _TextRun)
+            and previous.thought == thought
+            and previous.signature is None
+        ):
+            previous.pieces.append(text)
+            previous.signature = part.thought_signature
+            return
+        if not text and not thought and part.thought_signature is None:
+            return  # an empty filler part
+        self._entries.append(_TextRun(part, thought, [text], part.thought_signature))
+
+    def final_response(self) -> GenerateContentResponse:
+        from google.genai import types
+
+        last = self._last_chunk
+        if last is None:
+            raise StreamIncompleteError(
+                "The stream yielded no chunks, so there is no response. Check the request."
+            )
+        if self._first_candidate is None:
+            if self._block_reason is None:
+                raise StreamIncompleteError(
+                    "The stream ended before the API sent a candidate or a block reason, so "
+                    "the turn was cut off (a dropped connection, a timeout, or the loop "
+                    "stopped reading). Send the request again."
+                )
+            return last.model_copy(update={"candidates": [], **self._response_fields()})
+        if self._finish_reason is None:
+            raise StreamIncompleteError(
+                "The stream ended before the API sent a finish_reason, so the turn was cut off "
+                "(a dropped connection, a timeout, or the loop stopped reading). Its partial "
+                "content is not a response; send the request again."
+            )
+        parts = [_final_part(entry) for entry in self._entries]
+        content = types.Content(role=self._role or "model", parts=parts)
+        candidate = self._first_candidate.model_copy(
+            update={**self._candidate_updates, "content": content}
+        )
+        return last.model_copy(update={"candidates": [candidate], **self._response_fields()})
+
+    def _response_fields(self) -> dict[str, Any]:
+        fields: dict[str, Any] = {"response_id": self._response_id}
+        if self._usage is not None:
+            fields["usage_metadata"] = self._usage
+        return fields
+
+
+def _final_part(entry: _TextRun | Part) -> Part:
+    if not isinstance(entry, _TextRun):
+        return entry.model_copy(deep=True)
+    first = entry.first
+    if len(entry.pieces) == 1 and entry.signature is first.thought_signature:
+        return first.model_copy(deep=True)
+    return first.model_copy(
+        update={"text": "".join(entry.pieces), "thought_signature": entry.signature}, deep=True
+    )
+
+
+def _as_chunk(item: object) -> GenerateContentResponse:
+    if isinstance(item, dict):
+        from google.genai import types
+
+        return types.GenerateContentResponse.model_validate(item)
+    chunk: Any = item
+    return chunk
+
+
+def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:
+    """Candidate 0 of a chunk (with several candidates, a chunk may carry another one)."""
+    for candidate in chunk.candidates or ():
+        if not candidate.index:
+            return candidate
+    return None
+
+
+def _is_plain_text(part: Part) -> bool:
+    """A text part with nothing but text, `thought` and `thought_signature`."""
+    if part.model_fields_set <= _PLAIN_TEXT_FIELDS:
+        return True
+    return all(getattr(part, name) is None for name in part.model_fields_set - _PLAIN_TEXT_FIELDS)
+
+
+def _text(value: object) -> str:
+    found = getattr(value, "value", value)
+    return found if isinstance(found, str) else str(found)

@@ -1,0 +1,3 @@
+"""Minimal stub: google-genai annotates with PIL.Image; Pillow is not a dependency."""
+
+class Image: ...

@@ -1,0 +1,1 @@
+"""Minimal stub: google-genai annotates with PIL.Image; Pillow is not a dependency."""
