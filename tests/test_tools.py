@@ -228,7 +228,6 @@ class TestDeveloperMistakes:
             group.add_tool(Again)
 
 
-@pytest.mark.skip(reason="enabled when the Anthropic and Gemini adapters land")
 def test_custom_tools_are_openai_only() -> None:
     """Anthropic and Gemini have no custom tools: definitions fail saying so."""
     for api in ("anthropic", "gemini"):
