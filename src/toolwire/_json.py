@@ -8,10 +8,44 @@ __all__ = ["copy_json"]
 
 
 def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON-like tree (dicts, lists, scalars), several times faster
-    than `copy.deepcopy`. Used to hand out definitions a caller may mutate."""
+    """A deep copy of a JSON-like tree (dicts, lists, scalars), faster than `copy.deepcopy`.
+
+    Used to hand out definitions a caller may mutate, and to replay a model's tool
+    input. That input is untrusted: it may nest thousands of levels deep, or (built by
+    hand) contain itself. So the copy runs on an explicit stack, never recursing, and
+    copies each container once (shared or cyclic parts stay shared or cyclic, as
+    `copy.deepcopy` keeps them).
+    """
     if isinstance(value, dict):
-        return {k: copy_json(v) for k, v in cast(dict[str, Any], value).items()}
-    if isinstance(value, list):
-        return [copy_json(v) for v in cast(list[Any], value)]
-    return value
+        root: Any = {}
+    elif isinstance(value, list):
+        root = []
+    else:
+        return value
+    copies: dict[int, Any] = {id(cast(Any, value)): root}
+    stack: list[tuple[Any, Any]] = [(value, root)]
+    item: Any
+    copy: Any
+    while stack:
+        source, target = stack.pop()
+        if isinstance(target, dict):
+            for key, item in cast("dict[Any, Any]", source).items():
+                if isinstance(item, (dict, list)):  # a tuple: faster than `dict | list`
+                    copy = copies.get(id(item))  # pyright: ignore[reportUnknownArgumentType]
+                    if copy is None:
+                        copy = {} if isinstance(item, dict) else []
+                        copies[id(item)] = copy  # pyright: ignore[reportUnknownArgumentType]
+                        stack.append((item, copy))  # pyright: ignore[reportUnknownArgumentType]
+                    item = copy
+                target[key] = item
+        else:
+            for item in cast("list[Any]", source):
+                if isinstance(item, (dict, list)):
+                    copy = copies.get(id(item))  # pyright: ignore[reportUnknownArgumentType]
+                    if copy is None:
+                        copy = {} if isinstance(item, dict) else []
+                        copies[id(item)] = copy  # pyright: ignore[reportUnknownArgumentType]
+                        stack.append((item, copy))  # pyright: ignore[reportUnknownArgumentType]
+                    item = copy
+                cast("list[Any]", target).append(item)
+    return root

@@ -90,13 +90,17 @@ def block_param(block: object, call_id: str | None = None) -> dict[str, Any]:
     if kind == "redacted_thinking":
         return {"type": "redacted_thinking", "data": getattr(block, "data", "")}
     if isinstance(block, Mapping):
-        param = _plain_dict(cast("Mapping[str, Any]", block))
+        data = cast("Mapping[str, Any]", block)
+        keys = PARAM_KEYS.get(data.get("type", ""))
+        if keys is not None:  # drop unknown keys before cleaning: they are never read
+            data = {k: v for k, v in data.items() if k in keys}
+        param = _plain_dict(data)
         if param.get("type") == "tool_use" and not param.get("id"):
             param["id"] = call_id
-    else:
-        param = _plain(block)
-        if not isinstance(param, dict):
-            raise TypeError(f"Not an Anthropic content block: a {type(block).__name__}.")
+        return param
+    param = _plain(block)
+    if not isinstance(param, dict):
+        raise TypeError(f"Not an Anthropic content block: a {type(block).__name__}.")
     keys = PARAM_KEYS.get(param.get("type", ""))
     if keys is None:
         return param  # a block type this table does not know yet: replay what it holds
