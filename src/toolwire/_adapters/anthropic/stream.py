@@ -261,12 +261,13 @@ class AnthropicStreamAccumulator:
 
 def _parse_input(raw: str) -> dict[str, Any] | None:
     """The complete input as a dict (`{}` for no text), or None when it is not a JSON
-    object."""
+    object (nor when it nests too deep for `json.loads`: kept as text, it fails the
+    depth limit)."""
     if not raw:
         return {}
     try:
         value = json.loads(raw)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None  # pyright: ignore[reportUnknownVariableType]
 

@@ -24,11 +24,13 @@ the call's position, so they equal those of dispatching `final_response()`.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..._call import StandardToolCall
+from ..._json import copy_json
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
@@ -194,6 +196,11 @@ class GeminiStreamAccumulator:
 
 def _final_part(entry: _TextRun | Part) -> Part:
     if not isinstance(entry, _TextRun):
+        call = entry.function_call
+        if call is not None and call.args:
+            # The model's arguments may nest past `copy.deepcopy`'s recursion: copy them
+            # without recursing, and let deepcopy take that copy for them.
+            return copy.deepcopy(entry, {id(call.args): copy_json(call.args)})
         return entry.model_copy(deep=True)
     first = entry.first
     if len(entry.pieces) == 1 and entry.signature is first.thought_signature:

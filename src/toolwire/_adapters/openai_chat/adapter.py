@@ -273,12 +273,19 @@ def _call_param(
 
 
 def _is_complete_json(text: object) -> bool:
+    """Whether arguments in a cut turn were finished (a cut call is answered as truncated).
+
+    Text nested too deep for `json.loads` counts as complete: it breaks the depth limit
+    either way, and that failure tells the model what to fix.
+    """
     if not isinstance(text, str):
         return text is None
     try:
         json.loads(text)
     except ValueError:
         return False
+    except RecursionError:
+        return True
     return True
 
 
