@@ -39,19 +39,36 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
+from .._limits import MAX_DEPTH_CEILING, ArgumentLimits, check_dict
 from ._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
 
 __all__ = ["gemini_history_problems", "gemini_signature_key"]
 
 
 def gemini_signature_key(function_call: Mapping[str, Any]) -> str:
-    """The `signatures` key of a `functionCall`: its name and canonical JSON arguments."""
-    args = field(function_call, "args")
-    canonical = json.dumps(args or {}, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return f"{text_field(function_call, 'name')}:{canonical}"
+    """The `signatures` key of a `functionCall`: its name and canonical JSON arguments.
+
+    Arguments that are not JSON (nested past `MAX_DEPTH_CEILING` levels, cyclic, or
+    holding other values) get a key no signed call has, since the API signs only what
+    it sent as JSON.
+    """
+    name = text_field(function_call, "name")
+    args: Any = field(function_call, "args") or {}
+    walkable = isinstance(args, Mapping | list)  # check_dict walks a list as well
+    if walkable and check_dict(cast("Mapping[str, Any]", args), _KEY_LIMITS) is not None:
+        return f"{name}:(arguments nested too deep to compare)"
+    try:
+        canonical = json.dumps(args, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    except (TypeError, ValueError):
+        return f"{name}:(arguments that are not JSON)"
+    return f"{name}:{canonical}"
+
+
+_KEY_LIMITS = ArgumentLimits(max_chars=sys.maxsize, max_depth=MAX_DEPTH_CEILING)
 
 
 class _Call:
