@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from typing import Any
 
 import pydantic
+from pydantic_core import ErrorDetails
 
 __all__ = [
     "MAX_FEEDBACK_CHARS",
@@ -30,6 +31,8 @@ MAX_FEEDBACK_CHARS = 2000
 _MAX_ERRORS_LISTED = 8
 _MAX_NAME_CHARS = 64
 _MAX_VALUE_CHARS = 40
+_LONGEST_INT_BITS = 256
+"""Longer ints are described, not printed (Python refuses to print ints of 4,300+ digits)."""
 
 
 def shown(text: str, limit: int = _MAX_NAME_CHARS) -> str:
@@ -83,7 +86,7 @@ def limit_exceeded(name: str, problem: str) -> str:
 
 def validation_errors(name: str, error: pydantic.ValidationError) -> str:
     """One line per error: the field path, the problem (with allowed values), what was sent."""
-    errors = error.errors(include_url=False, include_context=False)
+    errors = error.errors(include_url=False)
     count = len(errors)
     lines = [
         f"Invalid arguments for {shown(name)}: {count} error{'s' if count != 1 else ''}. "
@@ -91,7 +94,7 @@ def validation_errors(name: str, error: pydantic.ValidationError) -> str:
     ]
     for item in errors[:_MAX_ERRORS_LISTED]:
         location = _location(item["loc"]) or "(arguments)"
-        line = f"- {location}: {item['msg']}"
+        line = f"- {location}: {_message(item)}"
         if item["type"] not in ("missing", "extra_forbidden"):
             line += f" (got {_value(item.get('input'))})"
         lines.append(line)
@@ -116,11 +119,31 @@ def _location(loc: tuple[int | str, ...]) -> str:
     return "".join(parts)
 
 
+def _message(item: ErrorDetails) -> str:
+    """pydantic's message for one error, with any input it quotes cut short.
+
+    A discriminated union's message quotes the tag the model sent, whatever its length.
+    """
+    message = item["msg"]
+    context = item.get("ctx") or {}
+    for key in _QUOTED_INPUT:
+        quoted = context.get(key)
+        if isinstance(quoted, str) and len(quoted) > _MAX_VALUE_CHARS:
+            message = message.replace(quoted, quoted[: _MAX_VALUE_CHARS - 3] + "...")
+    return message
+
+
+_QUOTED_INPUT = ("tag",)
+"""Context keys whose values pydantic copies from the input into an error message."""
+
+
 def _value(value: Any) -> str:
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list | tuple):
         return "an array"
+    if isinstance(value, int) and value.bit_length() > _LONGEST_INT_BITS:
+        return f"an integer of about {value.bit_length() * 30103 // 100000 + 1:,} digits"
     try:
         text = json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
