@@ -79,31 +79,49 @@ def check_dict(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
     """Return a problem description if dict arguments break a limit, else None.
 
     Walks the structure with an explicit stack, so a cyclic or 100,000-deep input
-    stops at the limit instead of recursing.
+    stops at the limit instead of recursing, and a huge one stops soon after its size
+    passes the limit.
     """
     size = 2
+    max_chars = limits.max_chars
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limits.max_depth:
             return _too_deep(limits)
         children: Iterable[Any]
-        if isinstance(node, Mapping):
+        if isinstance(node, dict | Mapping):
             mapping = cast("Mapping[Any, Any]", node)
             children = mapping.values()
             for key in mapping:
-                size += len(key) if isinstance(key, str) else 8
+                size += len(key) if type(key) is str else 8
+                if size > max_chars:
+                    return _too_large(limits)
         else:
             children = cast("Iterable[Any]", node)
         for value in children:
-            if isinstance(value, Mapping | list | tuple):
-                stack.append((cast(Any, value), depth + 1))
-            elif isinstance(value, str):
+            kind = value.__class__
+            if kind is str:
                 size += len(value)
+            elif kind is dict or kind is list:
+                stack.append((value, depth + 1))
+            elif kind not in _SCALARS:
+                if isinstance(value, Mapping | list | tuple):
+                    stack.append((cast(Any, value), depth + 1))
+                elif isinstance(value, str):
+                    size += len(value)
             size += 1
-        if size > limits.max_chars:
-            return f"the arguments are larger than the limit of {limits.max_chars:,} characters"
+            if size > max_chars:
+                return _too_large(limits)
     return None
+
+
+_SCALARS = frozenset({int, float, bool, type(None)})
+"""Value types `check_dict` counts without asking whether they are containers."""
+
+
+def _too_large(limits: ArgumentLimits) -> str:
+    return f"the arguments are larger than the limit of {limits.max_chars:,} characters"
 
 
 def _too_deep(limits: ArgumentLimits) -> str:
