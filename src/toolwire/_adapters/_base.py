@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from .._api import Api
-from ..exceptions import ToolDefinitionError
+from ..exceptions import ToolDefinitionError, ToolwireError
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from .._result import ToolCallResult
     from .._streaming._stream import StreamAccumulator
 
-__all__ = ["Adapter", "TurnStatus", "check_tool_name", "field", "synthesized_id"]
+__all__ = ["Adapter", "TurnStatus", "call_text", "check_tool_name", "field", "synthesized_id"]
 
 TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "malformed"]
 """Why a turn ended.
@@ -58,6 +58,21 @@ def field(obj: object, name: str, default: Any = None) -> Any:
     if isinstance(obj, Mapping):
         return cast("Mapping[str, Any]", obj).get(name, default)
     return getattr(obj, name, default)
+
+
+def call_text(value: object, key: str, api: Api) -> str | None:
+    """A call's name or id as read from a dict form: the string, or None when absent.
+
+    Every API sends strings there. Any other value means the dict was not built from
+    the API's data, a developer mistake that raises (a model cannot cause it).
+    """
+    if value is None or isinstance(value, str):
+        return value
+    raise ToolwireError(
+        f"This {api} tool call's {key!r} is a {type(value).__name__}, but the API always "
+        "sends a string there. Pass the SDK's own objects, or dicts shaped like its param "
+        "types."
+    )
 
 
 _UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_-]")

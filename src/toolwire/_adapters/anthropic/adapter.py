@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .._base import TurnStatus, check_tool_name, field, synthesized_id
+from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .replay import block_param
 from .results import tool_result_block
 
@@ -196,7 +196,8 @@ def _read_blocks(
             data = cast("Mapping[str, Any]", block)
             if data.get("type") != "tool_use":
                 continue
-            call_id, name, raw = data.get("id"), data.get("name"), data.get("input")
+            call_id = call_text(data.get("id"), "id", "anthropic")
+            name, raw = call_text(data.get("name"), "name", "anthropic"), data.get("input")
         elif isinstance(block, StandardToolCall):
             calls.append(block)
             continue

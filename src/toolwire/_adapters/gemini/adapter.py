@@ -75,7 +75,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnsupportedToolError
-from .._base import TurnStatus, check_tool_name, synthesized_id
+from .._base import TurnStatus, call_text, check_tool_name, synthesized_id
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
@@ -192,9 +192,7 @@ class GeminiAdapter:
         if content is None:
             return []
         if isinstance(content, Mapping):
-            from google.genai import types
-
-            content = types.Content.model_validate(content)
+            content = _content_of_dict(cast("Mapping[str, Any]", content))
         model_content = cast("Content", content)
         if not model_content.parts:
             return []  # nothing to replay: the API rejects a Content without parts
@@ -307,6 +305,24 @@ def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
     )
 
 
+def _content_of_dict(data: Mapping[str, Any]) -> Content:
+    """A Content dict (snake_case or camelCase) as the SDK's `Content`; a dict the SDK
+    would refuse raises a `ToolwireError` that says where."""
+    import pydantic
+    from google.genai import types
+
+    try:
+        return types.Content.model_validate(data)
+    except pydantic.ValidationError as error:
+        first = error.errors(include_url=False, include_input=False)[0]
+        where = ".".join(str(piece) for piece in first["loc"])
+        raise ToolwireError(
+            f"This Gemini content is not in the SDK's shape: {where}: {first['msg']}. Pass "
+            "the response (or its candidate or Content) as the SDK returned it, or its dict "
+            "form."
+        ) from error
+
+
 def _parts_of(content: object | None) -> Sequence[object]:
     if content is None:
         return ()
@@ -376,7 +392,8 @@ def _standard_call(call: Any, ordinal: int, ids: _SynthesizedIds) -> StandardToo
         call_id, name, args, will_continue = call.id, call.name, call.args, call.will_continue
     else:
         data = cast("Mapping[str, Any]", call)
-        call_id, name, args = data.get("id"), data.get("name"), data.get("args")
+        call_id = call_text(data.get("id"), "id", "gemini")
+        name, args = call_text(data.get("name"), "name", "gemini"), data.get("args")
         partial = data.get("partial_args") or data.get("partialArgs")
         will_continue = data.get("will_continue") or data.get("willContinue")
     if partial or will_continue:

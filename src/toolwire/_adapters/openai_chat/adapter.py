@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError
-from .._base import TurnStatus, check_tool_name, field, synthesized_id
+from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .results import tool_message
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 OPENAI_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
 
 _CUT_FINISH_REASONS = ("length", "content_filter")
+_API: Literal["chat.completions"] = "chat.completions"
 
 
 class ChatCompletionsAdapter:
@@ -206,16 +207,16 @@ def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> 
 def _read_call_dict(
     item: Mapping[str, Any], index: int, response_id: str | None, cut: bool
 ) -> StandardToolCall:
-    call_id = item.get("id")
+    call_id = call_text(item.get("id"), "id", _API)
     synthesized = not call_id
-    if synthesized:
+    if not call_id:
         call_id = synthesized_id(response_id, index)
     custom = item.get("custom")
     if item.get("type") == "custom" or (item.get("type") is None and custom is not None):
         return StandardToolCall(
             type="custom",
             id=call_id,
-            name=field(custom, "name") or "",
+            name=call_text(field(custom, "name"), "name", _API) or "",
             input=field(custom, "input"),
             synthesized_id=synthesized,
         )
@@ -229,7 +230,7 @@ def _read_call_dict(
     return StandardToolCall(
         type="function",
         id=call_id,
-        name=field(function, "name") or "",
+        name=call_text(field(function, "name"), "name", _API) or "",
         input=arguments,
         synthesized_id=synthesized,
         truncated=cut and not _is_complete_json(arguments),

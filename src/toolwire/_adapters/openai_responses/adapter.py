@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnhandledCallsError
-from .._base import TurnStatus, check_tool_name, field, synthesized_id
+from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
 from ..openai_chat.adapter import OPENAI_NAME, OPENAI_NAME_RULE
 from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
@@ -231,13 +231,13 @@ def _read_items(
             if other is not None:
                 unhandled.append(other)
             continue
-        call_id = get("call_id", None)
+        call_id = call_text(get("call_id", None), "call_id", "responses")
         cut = is_cut(get("status", None), stopped_early, position == last)
         calls.append(
             StandardToolCall(
                 "custom" if call_kind == "custom" else "function",
                 call_id or synthesized_id(response_id, len(calls)),
-                get("name", None) or "",
+                call_text(get("name", None), "name", "responses") or "",
                 get("input" if call_kind == "custom" else "arguments", None),
                 not call_id,
                 cut,
