@@ -89,6 +89,8 @@ class FakeRequest:
     results: list[str] = field(default_factory=list[str])
     """Result texts of the latest round of tool calls, in order."""
     stream: bool = False
+    model: str = ""
+    """The model the request names (in the body, or in the URL for Gemini)."""
 
 
 class RejectedRequest(Exception):
@@ -106,7 +108,7 @@ class FakeCodec(Protocol):
     def api(self) -> Api: ...
 
     def handles(self, method: str, path: str) -> bool: ...
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest: ...
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest: ...
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]: ...
     def render(
         self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
@@ -163,7 +165,7 @@ class FakeServer:
             listed = "\n".join(f"- {p.message}" for p in problems)
             return codec.error(400, f"The history breaks the {codec.api} rules:\n{listed}")
         try:
-            parsed = codec.read(body, self)
+            parsed = codec.read(body, self, request.url.path)
             reply = self._reply(parsed)
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:

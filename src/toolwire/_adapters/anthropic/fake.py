@@ -66,7 +66,7 @@ class AnthropicCodec:
             problems += _missing_thinking(messages)
         return sorted(problems, key=lambda p: p.index)
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         tools = [
             FakeTool(
                 text_field(tool, "name"),

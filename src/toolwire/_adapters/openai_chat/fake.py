@@ -35,7 +35,7 @@ class ChatCodec:
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         return chat_history_problems(_list(body.get("messages")))
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         tools: list[FakeTool] = []
         for tool in _list(body.get("tools")):
             if field(tool, "type") == "custom":

@@ -86,7 +86,7 @@ class ResponsesCodec:
             problems = [HistoryProblem(p.index, note + p.message) for p in problems]
         return sorted(problems, key=lambda p: p.index)
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         previous = _previous_items(body, _store(server))
         if previous is None:
             raise RejectedRequest(
