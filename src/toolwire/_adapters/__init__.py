@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 from .._api import Api, check_api
 from ..exceptions import ToolwireError
 from ._base import field
+from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
@@ -96,38 +97,6 @@ _GEMINI_PART_KEYS = frozenset(
     }
 )
 
-_RESPONSES_ITEM_TYPES = frozenset(
-    {
-        "function_call",
-        "custom_tool_call",
-        "message",
-        "reasoning",
-        "computer_call",
-        "shell_call",
-        "local_shell_call",
-        "mcp_call",
-        "mcp_list_tools",
-        "mcp_approval_request",
-        "web_search_call",
-        "file_search_call",
-        "code_interpreter_call",
-        "image_generation_call",
-        "apply_patch_call",
-        "tool_search_call",
-        "tool_search_output",
-        "compaction",
-        "program",
-        "program_output",
-        "additional_tools",
-        "function_call_output",
-        "custom_tool_call_output",
-        "computer_call_output",
-        "local_shell_call_output",
-        "shell_call_output",
-        "apply_patch_call_output",
-        "mcp_approval_response",
-    }
-)
 _ANTHROPIC_BLOCK_TYPES = frozenset(
     {
         "tool_use",

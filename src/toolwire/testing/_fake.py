@@ -19,6 +19,7 @@ import httpx2
 from .._api import Api
 from ._instances import UnsupportedSchemaError, invalid_instance, minimal_instance
 from ._rules import HistoryProblem
+from ._rules import field as json_field
 
 __all__ = [
     "FakeCall",
@@ -273,3 +274,16 @@ def sse(events: Iterable[tuple[str | None, Any]]) -> bytes:
 def split_text(text: str, size: int = 24) -> list[str]:
     """`text` in pieces of `size` characters, for streaming."""
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def json_list(value: Any) -> list[Any]:
+    """`value` as a list when the JSON holds one there, else []."""
+    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
+
+
+def joined_text(content: Any) -> str:
+    """A message's text: the string itself, or its parts' "text" values joined."""
+    if isinstance(content, str):
+        return content
+    parts = [json_field(p, "text") for p in json_list(content)]
+    return "".join(p for p in parts if isinstance(p, str))
