@@ -75,12 +75,29 @@ def check_text(text: str, limits: ArgumentLimits) -> str | None:
     return None
 
 
-def check_dict(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
+def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
     """Return a problem description if dict arguments break a limit, else None.
 
-    Walks the structure with an explicit stack, so a cyclic or 100,000-deep input
-    stops at the limit instead of recursing.
+    A flat dict of scalars (the common case) is checked in one pass; anything nested
+    is walked with an explicit stack, so a cyclic or 100,000-deep input stops at the
+    limit instead of recursing.
     """
+    if type(data) is dict:
+        flat: dict[Any, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        size = 2 + len(flat)
+        for key, value in flat.items():
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is str:
+                size += len(key) + len(value)
+            elif kind is int or kind is float or kind is bool or value is None:
+                size += len(key)
+            else:
+                return _check_nested(flat, limits)
+        return None if size <= limits.max_chars else _too_large(limits)
+    return _check_nested(data, limits)
+
+
+def _check_nested(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
     size = 2
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
@@ -88,22 +105,27 @@ def check_dict(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
         if depth > limits.max_depth:
             return _too_deep(limits)
         children: Iterable[Any]
-        if isinstance(node, Mapping):
+        if type(node) is dict or isinstance(node, Mapping):
             mapping = cast("Mapping[Any, Any]", node)
             children = mapping.values()
             for key in mapping:
-                size += len(key) if isinstance(key, str) else 8
+                size += len(key) if type(key) is str else 8
         else:
             children = cast("Iterable[Any]", node)
         for value in children:
-            if isinstance(value, Mapping | list | tuple):
-                stack.append((cast(Any, value), depth + 1))
-            elif isinstance(value, str):
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is str:
                 size += len(value)
+            elif kind is dict or kind is list or kind is tuple or isinstance(value, Mapping):
+                stack.append((cast(Any, value), depth + 1))
             size += 1
         if size > limits.max_chars:
-            return f"the arguments are larger than the limit of {limits.max_chars:,} characters"
+            return _too_large(limits)
     return None
+
+
+def _too_large(limits: ArgumentLimits) -> str:
+    return f"the arguments are larger than the limit of {limits.max_chars:,} characters"
 
 
 def _too_deep(limits: ArgumentLimits) -> str:
