@@ -6,6 +6,7 @@ Adapters are imported on first use, so `import toolwire.core` imports no SDK.
 from __future__ import annotations
 
 import importlib
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
@@ -250,5 +251,6 @@ def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
 
 
 def _preview(obj: Any) -> str:
-    text = repr(obj)
+    """A short repr that stays bounded (and does not recurse) on huge or deep input."""
+    text = reprlib.repr(obj)
     return text if len(text) <= 120 else text[:117] + "..."
