@@ -27,7 +27,7 @@ def test_readme_is_generated_from_current_examples() -> None:
 
 
 def test_quickstart_has_exactly_two_commands_and_ci_runs_the_second() -> None:
-    """The Quickstart holds two shell commands; .ci/run runs the test one verbatim."""
+    """The Quickstart holds two shell commands; .ci/run runs both verbatim."""
     readme = (ROOT / "README.md").read_text()
     quickstart = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
     commands = re.findall(r"```sh\n(.*?)\n```", quickstart, re.DOTALL)
@@ -35,7 +35,7 @@ def test_quickstart_has_exactly_two_commands_and_ci_runs_the_second() -> None:
     assert all("\n" not in command for command in commands)
     assert "python -m examples" in commands[0] and "pytest" in commands[1]
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
-    assert commands[1] in ci_lines
+    assert commands[0] in ci_lines and commands[1] in ci_lines
 
 
 def test_main_job_runs_every_example() -> None:

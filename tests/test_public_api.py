@@ -67,3 +67,10 @@ def test_using_one_api_imports_only_its_sdk() -> None:
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_each_fake_codec_imports_on_its_own() -> None:
+    """Importing an adapter's fake before toolwire.testing meets no import cycle."""
+    for module in ("openai_chat", "openai_responses", "anthropic", "gemini"):
+        code = f"import toolwire._adapters.{module}.fake"
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

@@ -14,7 +14,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
-from ._pipeline import explicit_failure, prepare, success
+from ._pipeline import explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 from .exceptions import ErrorForLLMToSee
@@ -199,7 +199,7 @@ class _Batch:
         limits: ArgumentLimits,
     ) -> None:
         self.calls = calls
-        self.prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
+        self.prepared = prepare_all(group, calls, limits)
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
         self.errors: list[Exception | None] = [None] * len(calls)
         self.stopped = False

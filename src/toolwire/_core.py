@@ -12,7 +12,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
-from ._pipeline import explicit_failure, prepare, success
+from ._pipeline import explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 from .exceptions import ErrorForLLMToSee
@@ -187,7 +187,7 @@ def _run_batch(
     limits: ArgumentLimits,
     unexpected_errors: UnexpectedErrors,
 ) -> list[Any]:
-    prepared = [prepare(group.get(call.name), call, limits, group) for call in calls]
+    prepared = prepare_all(group, calls, limits)
     results: list[ToolCallResult[Any] | None] = []
     item: Any
     for index, item in enumerate(prepared):

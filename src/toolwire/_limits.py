@@ -75,49 +75,53 @@ def check_text(text: str, limits: ArgumentLimits) -> str | None:
     return None
 
 
-def check_dict(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
+def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
     """Return a problem description if dict arguments break a limit, else None.
 
-    Walks the structure with an explicit stack, so a cyclic or 100,000-deep input
-    stops at the limit instead of recursing, and a huge one stops soon after its size
-    passes the limit.
+    A flat dict of scalars (the common case) is checked in one pass; anything nested
+    is walked with an explicit stack, so a cyclic or 100,000-deep input stops at the
+    limit instead of recursing.
     """
+    if type(data) is dict:
+        flat: dict[Any, Any] = data  # pyright: ignore[reportUnknownVariableType]
+        size = 2 + len(flat)
+        for key, value in flat.items():
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is str:
+                size += len(key) + len(value)
+            elif kind is int or kind is float or kind is bool or value is None:
+                size += len(key)
+            else:
+                return _check_nested(flat, limits)
+        return None if size <= limits.max_chars else _too_large(limits)
+    return _check_nested(data, limits)
+
+
+def _check_nested(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
     size = 2
-    max_chars = limits.max_chars
     stack: list[tuple[Any, int]] = [(data, 1)]
     while stack:
         node, depth = stack.pop()
         if depth > limits.max_depth:
             return _too_deep(limits)
         children: Iterable[Any]
-        if isinstance(node, dict | Mapping):
+        if type(node) is dict or isinstance(node, Mapping):
             mapping = cast("Mapping[Any, Any]", node)
             children = mapping.values()
             for key in mapping:
                 size += len(key) if type(key) is str else 8
-                if size > max_chars:
-                    return _too_large(limits)
         else:
             children = cast("Iterable[Any]", node)
         for value in children:
-            kind = value.__class__
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
             if kind is str:
                 size += len(value)
-            elif kind is dict or kind is list:
-                stack.append((value, depth + 1))
-            elif kind not in _SCALARS:
-                if isinstance(value, Mapping | list | tuple):
-                    stack.append((cast(Any, value), depth + 1))
-                elif isinstance(value, str):
-                    size += len(value)
+            elif kind is dict or kind is list or kind is tuple or isinstance(value, Mapping):
+                stack.append((cast(Any, value), depth + 1))
             size += 1
-            if size > max_chars:
-                return _too_large(limits)
+        if size > limits.max_chars:
+            return _too_large(limits)
     return None
-
-
-_SCALARS = frozenset({int, float, bool, type(None)})
-"""Value types `check_dict` counts without asking whether they are containers."""
 
 
 def _too_large(limits: ArgumentLimits) -> str:

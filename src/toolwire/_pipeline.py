@@ -8,7 +8,7 @@ the only difference between the two.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 import pydantic
@@ -22,7 +22,7 @@ from .exceptions import CallKindMismatchError, ErrorForLLMToSee
 if TYPE_CHECKING:
     from ._tool import ToolModel
 
-__all__ = ["explicit_failure", "prepare", "success"]
+__all__ = ["explicit_failure", "prepare", "prepare_all", "success"]
 
 _NO_ARGUMENTS = "{}"
 
@@ -54,6 +54,20 @@ def prepare(
             return tool.__pydantic_validator__.validate_json(raw)
         except pydantic.ValidationError as error:
             return _invalid(call, error)
+    # The same for dict arguments (Anthropic, Gemini).
+    if (
+        type(raw) is dict
+        and tool is not None
+        and not call.truncated
+        and call.type == "function" == tool.model_tool_type
+    ):
+        problem = check_dict(raw, limits)
+        if problem is not None:
+            return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+        try:
+            return tool.__pydantic_validator__.validate_python(raw, strict=False)
+        except pydantic.ValidationError as error:
+            return _invalid(call, error)
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -66,7 +80,7 @@ def prepare(
             "function tools."
         )
     if call.type == "custom":
-        return _validate_custom(tool, call, raw, limits)
+        return _validate_custom(tool, call, raw, limits)  # pyright: ignore[reportUnknownArgumentType]
     if isinstance(raw, str):
         if raw[:1] != "{":
             stripped = raw.strip()
@@ -84,7 +98,7 @@ def prepare(
     if raw is None:
         raw = {}
     if isinstance(raw, Mapping):
-        problem = check_dict(raw, limits)  # pyright: ignore[reportUnknownArgumentType]
+        problem = check_dict(raw, limits)
         if problem is not None:
             return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
         try:
@@ -94,6 +108,48 @@ def prepare(
     return _failure(
         call, "invalid_arguments", _feedback.not_an_object(call.name, f"a {type(raw).__name__}")
     )
+
+
+def prepare_all(
+    tools: Mapping[str, type[ToolModel]], calls: Sequence[StandardToolCall], limits: ArgumentLimits
+) -> list[ToolModel | ToolCallFailure]:
+    """`prepare` for every call of a batch, before any handler runs.
+
+    The common case (a function call with short JSON text for a known function tool)
+    is validated inline: this loop is the hot path of every batch.
+    """
+    find = tools.get
+    within = limits.always_within
+    prepared: list[ToolModel | ToolCallFailure] = []
+    for call in calls:
+        tool = find(call.name)
+        raw: Any = call.input
+        if (
+            type(raw) is str
+            and len(raw) <= within
+            and raw[:1] == "{"
+            and tool is not None
+            and not call.truncated
+            and call.type == "function" == tool.model_tool_type
+        ):
+            try:
+                prepared.append(tool.__pydantic_validator__.validate_json(raw))
+            except pydantic.ValidationError as error:
+                prepared.append(_invalid(call, error))
+        elif (
+            type(raw) is dict
+            and tool is not None
+            and not call.truncated
+            and call.type == "function" == tool.model_tool_type
+            and check_dict(raw, limits) is None
+        ):
+            try:
+                prepared.append(tool.__pydantic_validator__.validate_python(raw, strict=False))
+            except pydantic.ValidationError as error:
+                prepared.append(_invalid(call, error))
+        else:
+            prepared.append(prepare(tool, call, limits, tools))
+    return prepared
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:

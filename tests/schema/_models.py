@@ -1,10 +1,8 @@
 """The battery: tool models as users write them, each with instances the model could send.
 
-Tool classes derive from `StrictBase`, a stand-in for toolwire's tool base class: it applies
-the class's `InputPlan` inside the class's own validation, so `model_validate_json` restores
-defaults, dicts and tuples. (Wrapping the whole model schema in a before-validator breaks
-`model_json_schema()` for recursive models with a RecursionError, so the plan wraps the
-model's inner fields schema; nested models keep their own, unchanged classes.)
+Tool classes derive from `StrictBase`, a strict toolwire tool class: it applies the class's
+`InputPlan` inside the class's own validation, so `model_validate_json` restores defaults,
+dicts and tuples; nested models keep their own, unchanged classes.
 """
 
 from __future__ import annotations
@@ -14,50 +12,17 @@ import enum
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Annotated, Any, ClassVar, Literal
+from typing import Annotated, Any, Literal
 
-import pydantic
 from pydantic import BaseModel, ConfigDict, Field
-from pydantic_core import CoreSchema, core_schema
 
-from toolwire._schema import InputPlan, input_plan
-
-
-def _wrap_fields(schema: CoreSchema, apply: Callable[[Any], Any]) -> CoreSchema:
-    """The schema with `apply` run just before the model's fields validate.
-
-    The model schema may sit inside the class's own after/wrap validators; inside it, the
-    fields schema may sit inside its before validators, which then still see the raw data.
-    """
-    if schema["type"] == "model":
-        inner = core_schema.no_info_before_validator_function(apply, schema["schema"])
-        return {**schema, "schema": inner}
-    if "schema" in schema:
-        wrapped: Any = {**schema, "schema": _wrap_fields(schema["schema"], apply)}
-        return wrapped
-    raise TypeError(f"no model schema found in {schema['type']!r}")
+from toolwire.core import BaseFunctionToolModel
 
 
-class StrictBase(BaseModel):
-    """Applies the input plan of the concrete class before its fields validate."""
+class StrictBase(BaseFunctionToolModel[None, None]):
+    """A strict toolwire tool class: its own validation applies the input plan."""
 
-    _plans: ClassVar[dict[type[BaseModel], InputPlan | None]] = {}
-
-    @classmethod
-    def __get_pydantic_core_schema__(
-        cls, source: type[BaseModel], handler: pydantic.GetCoreSchemaHandler
-    ) -> CoreSchema:
-        schema = handler(source)
-        if source is not cls:
-            return schema
-
-        def apply(data: Any) -> Any:
-            if cls not in StrictBase._plans:  # built lazily: the class is complete by now
-                StrictBase._plans[cls] = input_plan(cls.model_json_schema())
-            plan = StrictBase._plans[cls]
-            return data if plan is None else plan.apply(data)
-
-        return _wrap_fields(schema, apply)
+    model_tool_strict = True
 
 
 class Unit(enum.StrEnum):

@@ -6,12 +6,14 @@ Adapters are imported on first use, so `import toolwire.core` imports no SDK.
 from __future__ import annotations
 
 import importlib
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
 from .._api import Api, check_api
 from ..exceptions import ToolwireError
 from ._base import field
+from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
@@ -96,38 +98,6 @@ _GEMINI_PART_KEYS = frozenset(
     }
 )
 
-_RESPONSES_ITEM_TYPES = frozenset(
-    {
-        "function_call",
-        "custom_tool_call",
-        "message",
-        "reasoning",
-        "computer_call",
-        "shell_call",
-        "local_shell_call",
-        "mcp_call",
-        "mcp_list_tools",
-        "mcp_approval_request",
-        "web_search_call",
-        "file_search_call",
-        "code_interpreter_call",
-        "image_generation_call",
-        "apply_patch_call",
-        "tool_search_call",
-        "tool_search_output",
-        "compaction",
-        "program",
-        "program_output",
-        "additional_tools",
-        "function_call_output",
-        "custom_tool_call_output",
-        "computer_call_output",
-        "local_shell_call_output",
-        "shell_call_output",
-        "apply_patch_call_output",
-        "mcp_approval_response",
-    }
-)
 _ANTHROPIC_BLOCK_TYPES = frozenset(
     {
         "tool_use",
@@ -281,5 +251,6 @@ def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
 
 
 def _preview(obj: Any) -> str:
-    text = repr(obj)
+    """A short repr that stays bounded (and does not recurse) on huge or deep input."""
+    text = reprlib.repr(obj)
     return text if len(text) <= 120 else text[:117] + "..."

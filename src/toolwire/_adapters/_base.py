@@ -22,9 +22,10 @@ TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "ma
 
 - "tool_calls": the model called tools; run them and send the results.
 - "done": the model answered without calling tools.
-- "truncated": a length limit cut the turn (chat `length`, Responses `incomplete`,
-  Anthropic `max_tokens` / `model_context_window_exceeded`, Gemini `MAX_TOKENS`).
-  Calls it holds still need results: a cut call is answered with a "truncated" failure.
+- "truncated": the turn stopped early: a length limit (chat `length`, Responses
+  `incomplete`, Anthropic `max_tokens` / `model_context_window_exceeded`, Gemini
+  `MAX_TOKENS`), or a Responses turn that `failed` or was `cancelled`. Calls it holds
+  still need results: a cut call is answered with a "truncated" failure.
 - "paused": Anthropic `pause_turn`: send the turn back as it is to let the model continue.
 - "refused": a refusal or a content filter stopped the turn.
 - "malformed": Gemini `MALFORMED_FUNCTION_CALL`: the model produced a call it could not

@@ -19,6 +19,7 @@ import httpx2
 from .._api import Api
 from ._instances import UnsupportedSchemaError, invalid_instance, minimal_instance
 from ._rules import HistoryProblem
+from ._rules import field as json_field
 
 __all__ = [
     "FakeCall",
@@ -89,6 +90,8 @@ class FakeRequest:
     results: list[str] = field(default_factory=list[str])
     """Result texts of the latest round of tool calls, in order."""
     stream: bool = False
+    model: str = ""
+    """The model the request names (in the body, or in the URL for Gemini)."""
 
 
 class RejectedRequest(Exception):
@@ -106,7 +109,7 @@ class FakeCodec(Protocol):
     def api(self) -> Api: ...
 
     def handles(self, method: str, path: str) -> bool: ...
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest: ...
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest: ...
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]: ...
     def render(
         self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
@@ -163,7 +166,7 @@ class FakeServer:
             listed = "\n".join(f"- {p.message}" for p in problems)
             return codec.error(400, f"The history breaks the {codec.api} rules:\n{listed}")
         try:
-            parsed = codec.read(body, self)
+            parsed = codec.read(body, self, request.url.path)
             reply = self._reply(parsed)
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:
@@ -271,3 +274,16 @@ def sse(events: Iterable[tuple[str | None, Any]]) -> bytes:
 def split_text(text: str, size: int = 24) -> list[str]:
     """`text` in pieces of `size` characters, for streaming."""
     return [text[i : i + size] for i in range(0, len(text), size)] or [""]
+
+
+def json_list(value: Any) -> list[Any]:
+    """`value` as a list when the JSON holds one there, else []."""
+    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
+
+
+def joined_text(content: Any) -> str:
+    """A message's text: the string itself, or its parts' "text" values joined."""
+    if isinstance(content, str):
+        return content
+    parts = [json_field(p, "text") for p in json_list(content)]
+    return "".join(p for p in parts if isinstance(p, str))

@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from .._adapters.openai_chat.fake import ChatCodec
-from .._adapters.openai_responses.fake import ResponsesCodec
-from ._fake import FakeCodec, FakeReply, FakeServer
+from ._fake import FakeReply, FakeServer
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
@@ -38,9 +36,13 @@ class FakeOpenAI:
     def __init__(
         self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
     ) -> None:
+        # Imported here: the codecs import this package's modules, and importing one of
+        # them first must not meet a half-initialized package.
+        from .._adapters.openai_chat.fake import ChatCodec
+        from .._adapters.openai_responses.fake import ResponsesCodec
+
         self.server = FakeServer(
-            # FakeCodec.api is a mutable protocol member, so Literal-typed codecs need a cast.
-            cast("list[FakeCodec]", [ChatCodec(), ResponsesCodec()]),
+            [ChatCodec(), ResponsesCodec()],
             script=script,
             invalid_arguments_first=invalid_arguments_first,
         )

@@ -203,15 +203,16 @@ def _read_blocks(
             continue
         else:
             continue
-        if type(raw) is dict:
-            raw = _unwrapped(cast("dict[str, Any]", raw))
+        arguments: Any = raw
+        if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
+            arguments = _unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
         if call_id:
-            calls.append(StandardToolCall("function", call_id, name or "", raw))
+            calls.append(StandardToolCall("function", call_id, name or "", arguments))
         else:
             ordinal = len(calls)
             calls.append(
                 StandardToolCall(
-                    "function", synthesized_id(message_id, ordinal), name or "", raw, True
+                    "function", synthesized_id(message_id, ordinal), name or "", arguments, True
                 )
             )
     if cut and calls and blocks and field(blocks[-1], "type") == "tool_use":

@@ -13,7 +13,7 @@ from __future__ import annotations
 import base64
 import hashlib
 from collections.abc import Mapping
-from typing import Any, cast
+from typing import Any
 
 import httpx2
 from pydantic_core import from_json
@@ -26,6 +26,8 @@ from ...testing._fake import (
     FakeServer,
     FakeTool,
     arguments_text,
+    joined_text,
+    json_list,
     split_text,
     sse,
 )
@@ -59,14 +61,14 @@ class AnthropicCodec:
         return method == "POST" and path.endswith("/messages")
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
-        messages = _list(body.get("messages"))
+        messages = json_list(body.get("messages"))
         problems = anthropic_history_problems(messages)
         problems += _signature_problems(messages)
         if _thinking_enabled(body):
             problems += _missing_thinking(messages)
         return sorted(problems, key=lambda p: p.index)
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         tools = [
             FakeTool(
                 text_field(tool, "name"),
@@ -74,7 +76,7 @@ class AnthropicCodec:
                 field(tool, "input_schema"),
                 field(tool, "strict") is True,
             )
-            for tool in _list(body.get("tools"))
+            for tool in json_list(body.get("tools"))
             if isinstance(field(tool, "input_schema"), Mapping)  # server tools have none
         ]
         request = FakeRequest(tools=tools, stream=body.get("stream") is True)
@@ -82,7 +84,7 @@ class AnthropicCodec:
         fmt = field(body.get("output_config"), "format")
         if text_field(fmt, "type") == "json_schema":
             request.output_schema = field(fmt, "schema") or {}
-        messages = _list(body.get("messages"))
+        messages = json_list(body.get("messages"))
         request.rounds = sum(
             1
             for m in messages[_last_prompt(messages) + 1 :]
@@ -91,7 +93,9 @@ class AnthropicCodec:
         )
         request.assistant_turns = sum(1 for m in messages if text_field(m, "role") == "assistant")
         if messages and text_field(messages[-1], "role") == "user":
-            request.results = [_text(field(b, "content")) for b in _tool_results(messages[-1])]
+            request.results = [
+                joined_text(field(b, "content")) for b in _tool_results(messages[-1])
+            ]
         return request
 
     def render(
@@ -298,14 +302,3 @@ def _last_prompt(messages: list[Any]) -> int:
 
 def _tool_results(message: Any) -> list[Mapping[str, Any]]:
     return [b for b in blocks_of(message, "content") if text_field(b, "type") == "tool_result"]
-
-
-def _list(value: Any) -> list[Any]:
-    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = [field(p, "text") for p in _list(content)]
-    return "".join(p for p in parts if isinstance(p, str))

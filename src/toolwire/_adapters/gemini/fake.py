@@ -14,7 +14,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import threading
 from collections.abc import Mapping
 from typing import Any, cast
 
@@ -55,31 +54,28 @@ def fake_signature(function_call: Mapping[str, Any]) -> bytes:
     return b"toolwire-fake-thought:" + hashlib.sha256(key.encode()).digest()[:16]
 
 
+def _route(path: str) -> tuple[str, str]:
+    """(model, action) of a `.../models/{model}:{action}` path."""
+    model, _, action = path.rpartition("/")[2].partition(":")
+    return model, action
+
+
 class GeminiCodec:
     """Reads Gemini requests (camelCase wire JSON) and answers as the live API would."""
 
     api: Api = "gemini"
 
-    def __init__(self) -> None:
-        self._route = threading.local()
-
     def handles(self, method: str, path: str) -> bool:
-        # The server hands `read`/`render` only the body; the model name and whether to
-        # stream are in the path, so remember it for this request (per thread: the
-        # handler runs synchronously between this call and the render).
-        model, _, action = path.rpartition("/")[2].partition(":")
-        if method != "POST" or action not in ("generateContent", "streamGenerateContent"):
-            return False
-        self._route.model = model or "gemini-fake"
-        self._route.stream = action == "streamGenerateContent"
-        return True
+        return method == "POST" and _route(path)[1] in ("generateContent", "streamGenerateContent")
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         signatures: dict[str, bytes] = server.state.get(SIGNATURES, {})
         return gemini_history_problems(_contents(body), signatures=signatures)
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
-        request = FakeRequest(tools=_tools(body), stream=bool(self._route.stream))
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
+        model, action = _route(path)
+        request = FakeRequest(tools=_tools(body), stream=action == "streamGenerateContent")
+        request.model = model or "gemini-fake"
         calling = field(field(body, "toolConfig", "tool_config"), "functionCallingConfig")
         mode = text_field(calling, "mode").upper()
         allowed = field(calling, "allowedFunctionNames", "allowed_function_names")
@@ -110,7 +106,7 @@ class GeminiCodec:
         signatures: dict[str, bytes] = server.state.setdefault(SIGNATURES, {})
         call_parts = _call_parts(reply, signatures)
         response_id = f"toolwire-fake-{server.next_id()}"
-        model = str(self._route.model)
+        model = request.model
         if reply.stop == "refusal":
             finish = "SAFETY"
         elif reply.stop == "length":

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import httpx2
 
@@ -13,6 +13,8 @@ from ...testing._fake import (
     FakeServer,
     FakeTool,
     arguments_text,
+    joined_text,
+    json_list,
     split_text,
     sse,
 )
@@ -33,11 +35,11 @@ class ChatCodec:
         return method == "POST" and path.endswith("/chat/completions")
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
-        return chat_history_problems(_list(body.get("messages")))
+        return chat_history_problems(json_list(body.get("messages")))
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         tools: list[FakeTool] = []
-        for tool in _list(body.get("tools")):
+        for tool in json_list(body.get("tools")):
             if field(tool, "type") == "custom":
                 custom: Any = field(tool, "custom") or {}
                 tools.append(FakeTool(field(custom, "name") or "", "custom", None, False))
@@ -58,7 +60,7 @@ class ChatCodec:
             json_schema: Any = field(response_format, "json_schema") or {}
             request.output_schema = field(json_schema, "schema") or {}
             request.output_strict = bool(field(json_schema, "strict"))
-        messages = _list(body.get("messages"))
+        messages = json_list(body.get("messages"))
         last_user = max(
             (i for i, m in enumerate(messages) if field(m, "role") == "user"), default=-1
         )
@@ -72,7 +74,7 @@ class ChatCodec:
         for message in reversed(messages):
             if field(message, "role") != "tool":
                 break
-            trailing.append(_text(field(message, "content")))
+            trailing.append(joined_text(field(message, "content")))
         request.results = trailing[::-1]
         return request
 
@@ -169,14 +171,3 @@ def _chunks(
             chunks.append(_chunk(completion_id, model, choice({"tool_calls": [fragment]})))
     chunks.append(_chunk(completion_id, model, choice({}, finish)))
     return chunks
-
-
-def _list(value: Any) -> list[Any]:
-    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = [field(p, "text") for p in _list(content)]
-    return "".join(p for p in parts if isinstance(p, str))

@@ -26,7 +26,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
-from typing import Any, Literal, cast
+from typing import Any, Literal
 
 import httpx2
 
@@ -37,6 +37,8 @@ from ...testing._fake import (
     FakeTool,
     RejectedRequest,
     arguments_text,
+    joined_text,
+    json_list,
     split_text,
     sse,
 )
@@ -86,7 +88,7 @@ class ResponsesCodec:
             problems = [HistoryProblem(p.index, note + p.message) for p in problems]
         return sorted(problems, key=lambda p: p.index)
 
-    def read(self, body: Mapping[str, Any], server: FakeServer) -> FakeRequest:
+    def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         previous = _previous_items(body, _store(server))
         if previous is None:
             raise RejectedRequest(
@@ -96,7 +98,7 @@ class ResponsesCodec:
             )
         items = [*previous, *_input(body)]
         tools: list[FakeTool] = []
-        for tool in _list(body.get("tools")):
+        for tool in json_list(body.get("tools")):
             kind = field(tool, "type")
             if kind == "function":
                 tools.append(
@@ -121,7 +123,7 @@ class ResponsesCodec:
         for item in reversed(items):
             if text_field(item, "type") not in _OUTPUTS:
                 break
-            trailing.append(_text(field(item, "output")))
+            trailing.append(joined_text(field(item, "output")))
         request.results = trailing[::-1]
         return request
 
@@ -171,7 +173,7 @@ def _input(body: Mapping[str, Any]) -> list[Any]:
     value = body.get("input")
     if isinstance(value, str):
         return [{"role": "user", "content": value}]
-    return _list(value)
+    return json_list(value)
 
 
 def _reasoning_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
@@ -293,7 +295,7 @@ def _response(
         "temperature": 1.0,
         "text": {"format": fmt},
         "tool_choice": body.get("tool_choice") or "auto",
-        "tools": _list(body.get("tools")),
+        "tools": json_list(body.get("tools")),
         "top_p": 1.0,
         "truncation": "disabled",
         "usage": {
@@ -404,16 +406,3 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
-
-
-def _list(value: Any) -> list[Any]:
-    if isinstance(value, list | tuple):
-        return list(cast("list[Any] | tuple[Any, ...]", value))
-    return []
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, str):
-        return content
-    parts = [field(p, "text") for p in _list(content)]
-    return "".join(p for p in parts if isinstance(p, str))

@@ -7,7 +7,7 @@ from typing import Any
 
 from .._base import field
 
-__all__ = ["CALL_KINDS", "ClientCall", "client_call", "unhandled_message"]
+__all__ = ["CALL_KINDS", "ITEM_TYPES", "ClientCall", "client_call", "unhandled_message"]
 
 CALL_KINDS: dict[str, str] = {"function_call": "function", "custom_tool_call": "custom"}
 """Item type -> `StandardToolCall.type`, for the calls toolwire runs."""
@@ -49,6 +49,9 @@ _NOT_CALLS = frozenset(
 )
 """Items with nothing for the client to run: text, reasoning, server-side tool calls
 (the server ran them) and outputs."""
+
+ITEM_TYPES = frozenset(CALL_KINDS) | frozenset(_CLIENT_CALL_ANSWERS) | _NOT_CALLS
+"""Every Responses item type toolwire knows (used to recognise item dicts)."""
 
 
 class ClientCall:
