@@ -32,6 +32,7 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
+from toolwire.exceptions import ToolwireError
 from toolwire.testing import check_history
 from toolwire.testing._rules_gemini import gemini_signature_key
 
@@ -338,3 +339,13 @@ Invalid arguments for 'echo': 1 error. Fix them and call the tool again.
 - text: Input should be a valid string (got an integer of about 5,001 digits)\
 """
     )
+
+
+def test_a_dict_that_is_not_a_chat_call_is_named_without_recursion() -> None:
+    """The error for a dict that is not a chat call shows it briefly, however deep it is."""
+    item = {"id": "x", "type": "function", "args": deep_dict(DEPTH)}
+    with pytest.raises(
+        ToolwireError, match=r"Not a Chat Completions tool call: \{.*\.\.\."
+    ) as error:
+        group.run_tool_calls([item], None, api="chat.completions")
+    assert len(str(error.value)) < 300

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
@@ -250,7 +251,8 @@ def _as_dict(item: object) -> Mapping[str, Any]:
 
 
 def _shown(item: Mapping[str, Any]) -> str:
-    text = repr(dict(item))
+    """A short repr that stays bounded (and does not recurse) on huge or deep input."""
+    text = reprlib.repr(dict(item))
     return text if len(text) <= 100 else text[:97] + "..."
 
 
