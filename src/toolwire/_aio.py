@@ -132,7 +132,7 @@ class ToolGroup(
 
     async def run_tool_calls(
         self,
-        calls: Sequence[AnyToolCall] | AnyResponse,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,

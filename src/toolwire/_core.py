@@ -135,7 +135,7 @@ class ToolGroup(
 
     def run_tool_calls(
         self,
-        calls: Sequence[AnyToolCall] | AnyResponse,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,

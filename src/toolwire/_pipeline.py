@@ -74,7 +74,7 @@ def prepare(
         return _failure(call, "invalid_name", _feedback.unknown_tool(call.name, available))
     if tool.model_tool_type != call.type:
         raise CallKindMismatchError(
-            f"The model sent a {call.type} call to {call.name!r}, but {tool.__name__} is a "
+            f"The model sent a {call.type} call to {_feedback.shown(call.name)}, but {tool.__name__} is a "
             f"{tool.model_tool_type} tool. Offer each tool in the kind it is defined as: use "
             "BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for "
             "function tools."
