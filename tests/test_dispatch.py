@@ -79,7 +79,7 @@ class TestInputs:
             "function", "call_0", "get_weather", '{"city": "Austin", "state": "Texas"}'
         )
         for calls in (message, message.tool_calls or [], as_dicts, [standard], standard):
-            results = group.run_tool_calls(calls, [])  # pyright: ignore[reportArgumentType]
+            results = group.run_tool_calls(calls, [])
             assert [outcome(r) for r in results] == [
                 ("call_0", None, "Sunny in Austin for 1 day(s).")
             ]
