@@ -2,36 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 import json
-import os
-from pathlib import Path
 from typing import Any, cast
 
-import pytest
-
-CASES_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "conformance" / "cases"
+from tests.shared_data import all_cases, require_shared
 
 Case = dict[str, Any]
 
 
-@functools.cache
-def _load() -> tuple[Case, ...]:
-    return tuple(
-        cast(Case, json.loads(path.read_text(encoding="utf-8")))
-        for path in sorted(CASES_DIR.glob("*.json"))
-        if path.name != "index.json"
-    )
-
-
 def corpus_cases() -> tuple[Case, ...]:
     """Every recorded case; skips the test without `../shared`, fails if it is required."""
-    if not CASES_DIR.is_dir():
-        message = f"the shared conformance corpus is missing at {CASES_DIR}"
-        if os.environ.get("TOOLWIRE_REQUIRE_SHARED") == "1":
-            pytest.fail(message)
-        pytest.skip(message)
-    return _load()
+    require_shared()
+    return all_cases()
 
 
 def corpus_case(case_id: str) -> Case:
