@@ -190,7 +190,7 @@ def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> 
             function.name or "",
             arguments,
             not call_id,
-            cut and not _is_complete_json(arguments),
+            cut and not is_complete_json(arguments),
         )
     if kind == "custom":
         custom: Any = getattr(item, "custom")  # noqa: B009
@@ -234,7 +234,7 @@ def _read_call_dict(
         name=call_text(field(function, "name"), "name", _API) or "",
         input=arguments,
         synthesized_id=synthesized,
-        truncated=cut and not _is_complete_json(arguments),
+        truncated=cut and not is_complete_json(arguments),
     )
 
 
@@ -275,7 +275,7 @@ def _call_param(
     }
 
 
-def _is_complete_json(text: object) -> bool:
+def is_complete_json(text: object) -> bool:
     """Whether arguments in a cut turn were finished (a cut call is answered as truncated).
 
     Text nested too deep for `json.loads` counts as complete: it breaks the depth limit

@@ -8,7 +8,6 @@ accumulation, glues repeated ids and names, and raises on truncation.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -23,7 +22,7 @@ from ..._streaming._events import (
 )
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
-from .adapter import ADAPTER
+from .adapter import ADAPTER, is_complete_json
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
@@ -172,7 +171,7 @@ class ChatStreamAccumulator:
             )
         else:
             arguments = self._tracker.get(call.key).arguments
-            ended = self._tracker.finish(call.key, truncated=cut and not _complete_json(arguments))
+            ended = self._tracker.finish(call.key, truncated=cut and not is_complete_json(arguments))
         call.ended = ended.call
         return ended
 
@@ -238,18 +237,6 @@ def _custom_part(fragment: Any) -> dict[str, Any] | None:
     extra: Any = getattr(fragment, "model_extra", None) or {}
     custom: Any = extra.get("custom")
     return cast("dict[str, Any]", custom) if isinstance(custom, dict) else None
-
-
-def _complete_json(text: str) -> bool:
-    """The adapter's rule for a cut turn's call (see `_is_complete_json` there): text too
-    deep for `json.loads` counts as complete, and fails the depth limit."""
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    except RecursionError:
-        return True
-    return True
 
 
 def _without_none(data: dict[str, Any], keep: set[str]) -> dict[str, Any]:
