@@ -21,6 +21,7 @@ from ._result import (
     ToolCallResult,
     ToolCallSuccess,
 )
+from ._schema import SchemaChange, SchemaReport
 from ._streaming._events import (
     ReasoningDelta,
     StreamEvent,
@@ -50,6 +51,8 @@ __all__ = [
     "GeminiResponseFormat",
     "HandlerResult",
     "ReasoningDelta",
+    "SchemaChange",
+    "SchemaReport",
     "StandardToolCall",
     "StreamEvent",
     "StringDelta",

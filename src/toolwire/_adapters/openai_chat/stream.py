@@ -171,7 +171,9 @@ class ChatStreamAccumulator:
             )
         else:
             arguments = self._tracker.get(call.key).arguments
-            ended = self._tracker.finish(call.key, truncated=cut and not is_complete_json(arguments))
+            ended = self._tracker.finish(
+                call.key, truncated=cut and not is_complete_json(arguments)
+            )
         call.ended = ended.call
         return ended
 
