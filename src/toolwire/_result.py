@@ -142,6 +142,9 @@ class ToolCallFailure(_ResultBase):
 
         Use it so every call id still gets exactly one result. The default text is
         generic on purpose: an exception's own text may hold secrets or internals.
+        For a call that came without an id (usual on Gemini), pass the
+        `StandardToolCall` toolwire read from the response (e.g. from
+        `ToolBatchError.calls`), so the synthesized id is the one the batch used.
         """
         from ._call import StandardToolCall
 
