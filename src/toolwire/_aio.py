@@ -294,8 +294,16 @@ async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:
             except asyncio.CancelledError:
                 continue
         raise
+    # A task raises only outside the per-call handling (a handler returning the wrong
+    # shape, or raising CancelledError itself). Retrieve every exception, so none is
+    # reported as "never retrieved", and raise the first.
+    failures = [task.exception() for task in tasks if not task.cancelled()]
+    first = next((failure for failure in failures if failure is not None), None)
+    if first is not None:
+        raise first
     for task in tasks:
-        task.result()  # re-raise what a task raised outside the per-call handling
+        if task.cancelled():
+            task.result()  # raises the CancelledError
 
 
 class _Handles:

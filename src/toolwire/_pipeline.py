@@ -170,11 +170,11 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 call.type,
                 call.synthesized_id,
             )
-        got = f"a pair whose first item is a {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
+        got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
     elif isinstance(returned, tuple):
         got = f"a tuple of {len(returned)} items"  # pyright: ignore[reportUnknownArgumentType]
     else:
-        got = f"a {type(returned).__name__}"
+        got = f"a value of type {type(returned).__name__}"
     raise TypeError(
         f"{type(tool).__name__}.model_tool_handler returned {got}; it must return "
         "(result_content: str, context) or HandlerResult(result_content=..., context=...)."
