@@ -10,7 +10,7 @@ from google.genai import types
 
 from toolwire._adapters import api_of, read_calls
 from toolwire.core import BaseFunctionToolModel, StandardToolCall, ToolGroup
-from toolwire.exceptions import ToolwireError
+from toolwire.exceptions import ToolwireError, UnexpectedObjectError
 
 SIGNATURE = b"\x00sig\xff-bytes"
 
@@ -204,11 +204,15 @@ def test_vertex_argument_streaming_is_refused() -> None:
 
 def test_other_objects_are_refused_with_a_hint() -> None:
     """Something that is not a Gemini part or call raises an error naming what to pass."""
-    with pytest.raises(ToolwireError, match="Not a Gemini part or function call"):
+    with pytest.raises(UnexpectedObjectError, match=r"^Expected a Gemini part or function call"):
         read_calls([types.Part(text="x"), object()], api="gemini")
-    with pytest.raises(ToolwireError, match="Not a Gemini part or function call"):
+    with pytest.raises(UnexpectedObjectError) as raised:
         read_calls([{"bogus": 1}], api="gemini")
-    with pytest.raises(ToolwireError, match="Not a Gemini response"):
+    assert str(raised.value) == (
+        "Expected a Gemini part or function call (or its dict form), got a dict with keys "
+        "['bogus']: pass what the Gemini client returned, or its dict form."
+    )
+    with pytest.raises(UnexpectedObjectError, match=r"^Expected a Gemini response \(a Gen"):
         read_calls(object(), api="gemini")
 
 

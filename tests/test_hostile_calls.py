@@ -33,7 +33,7 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, cast
 
 import pytest
 from anthropic.types import Message
@@ -815,7 +815,7 @@ def check_replay(turn: Turn, form: Form, results: list[ToolCallResult[Any]]) -> 
     api = turn.api
     history = [
         FIRST_USER_MESSAGE[api],
-        *assistant_messages(form.value, api),
+        *assistant_messages(cast(Any, form.value), api),
         *tool_result_messages(results, api),
     ]
     if api != "gemini" and turn.json_safe:

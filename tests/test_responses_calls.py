@@ -29,7 +29,7 @@ from tests.test_responses_support import (
 from toolwire._adapters import read_calls
 from toolwire._adapters._base import synthesized_id
 from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, StandardToolCall, ToolGroup
-from toolwire.exceptions import UnhandledCallsError
+from toolwire.exceptions import UnexpectedObjectError, UnhandledCallsError
 from toolwire.testing import FakeOpenAI
 
 WEATHER = StandardToolCall("function", "call_1", "get_weather", '{"city": "Paris"}')
@@ -337,8 +337,12 @@ def test_server_side_items_are_skipped(item: dict[str, Any]) -> None:
 
 def test_not_an_item_raises() -> None:
     """Something that is not an output item raises with what to pass instead."""
-    with pytest.raises(Exception, match="Not a Responses output item"):
+    with pytest.raises(UnexpectedObjectError) as raised:
         read_calls([function_call(), 42], api="responses")
+    assert str(raised.value) == (
+        "Expected a Responses output item (from response.output, or its dict form), got an "
+        "int (42): pass what the OpenAI Responses client returned, or its dict form."
+    )
 
 
 def test_recorded_response_replays_through_client() -> None:

@@ -34,7 +34,7 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.exceptions import ToolwireError
+from toolwire.exceptions import ToolwireError, UnexpectedObjectError
 from toolwire.testing import FakeOpenAI, FakeReply
 
 
@@ -257,8 +257,13 @@ def test_unfinished_response_raises(status: str) -> None:
 
 def test_not_a_response_raises() -> None:
     """A dict without `output` is not a response."""
-    with pytest.raises(ToolwireError, match="Expected a Responses `Response`"):
+    with pytest.raises(UnexpectedObjectError) as raised:
         assistant_messages({"id": "x"}, "responses")
+    assert str(raised.value) == (
+        "Expected a Responses response (a Response, its output items, or their dict forms), "
+        "got a dict with keys ['id']: pass what the OpenAI Responses client returned, or its "
+        "dict form."
+    )
 
 
 def test_nested_tool_definitions_are_cleaned_but_schemas_kept() -> None:

@@ -3,18 +3,19 @@ and its types narrow the way the README says. A failure here is a pyright error.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, assert_type
+from typing import TYPE_CHECKING, Any, assert_type
 
 if TYPE_CHECKING:
     from anthropic import Anthropic
     from anthropic.types import Message, MessageParam
     from google.genai import types as genai_types
-    from openai import OpenAI
-    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+    from openai import OpenAI, Stream
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk, ChatCompletionMessageParam
     from openai.types.responses import Response, ResponseInputItemParam
 
     from toolwire import aio
     from toolwire.core import (
+        Api,
         BaseFunctionToolModel,
         ToolCallResult,
         ToolCallStream,
@@ -99,3 +100,27 @@ if TYPE_CHECKING:
         async_group = aio.ToolGroup.from_list([AsyncWeather])
         results = await async_group.run_tool_calls(completion, 1, max_concurrency=2, timeout=5)
         assert_type(results, list[ToolCallResult[float]])
+
+    def wrong_objects(
+        message: Message,
+        completion: ChatCompletion,
+        chunk: ChatCompletionChunk,
+        stream: Stream[ChatCompletionChunk],
+        response: Response,
+    ) -> None:
+        """Another API's object, a chunk or a stream where a turn belongs: type errors (each
+        ignore would be reported as unnecessary if the error disappeared)."""
+        turn_status(message, "chat.completions")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        turn_status(response, "chat.completions")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        turn_status(chunk, "chat.completions")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        turn_status(stream, "chat.completions")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        assistant_messages(completion, "anthropic")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        assistant_messages(message, "responses")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        assistant_messages(response, "gemini")  # pyright: ignore[reportCallIssue, reportArgumentType]
+        group.run_tool_calls(stream, 1)  # pyright: ignore[reportArgumentType]
+
+    def generic_loop(api: Api, response: Any) -> None:
+        """A loop over any API (`api` a variable) still type-checks: pyright tries each API."""
+        history: list[Any] = []
+        history.extend(assistant_messages(response, api))
+        assert_type(turn_status(response, api), TurnStatus)

@@ -13,7 +13,7 @@ With these, one loop shape fits all four APIs::
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from typing_extensions import TypeAliasType
@@ -26,7 +26,7 @@ from ._result import ToolCallResult
 if TYPE_CHECKING:
     from anthropic.types import Message, MessageParam
     from anthropic.types.beta import BetaMessage
-    from google.genai.types import Content, GenerateContentResponse
+    from google.genai.types import Candidate, Content, GenerateContentResponse
     from openai.types.chat import (
         ChatCompletion,
         ChatCompletionAssistantMessageParam,
@@ -35,9 +35,37 @@ if TYPE_CHECKING:
     )
     from openai.types.responses import Response, ResponseInputItemParam
 
-__all__ = ["AnyResponse", "TurnStatus", "assistant_messages", "tool_result_messages", "turn_status"]
+__all__ = [
+    "AnyResponse",
+    "AnthropicTurn",
+    "ChatTurn",
+    "GeminiTurn",
+    "ResponsesTurn",
+    "TurnStatus",
+    "assistant_messages",
+    "tool_result_messages",
+    "turn_status",
+]
 
 if TYPE_CHECKING:
+    ChatTurn = TypeAliasType(
+        "ChatTurn",
+        ChatCompletion
+        | ChatCompletionMessage
+        | ChatCompletionAssistantMessageParam
+        | Mapping[str, Any],
+    )
+    """A Chat Completions turn: the `ChatCompletion`, its message, or their dict forms."""
+    ResponsesTurn = TypeAliasType("ResponsesTurn", Response | list[Any] | Mapping[str, Any])
+    """A Responses turn: the `Response`, its output items, or their dict forms."""
+    AnthropicTurn = TypeAliasType(
+        "AnthropicTurn", Message | BetaMessage | MessageParam | Mapping[str, Any]
+    )
+    """An Anthropic turn: the `Message` (or `BetaMessage`), or its dict form."""
+    GeminiTurn = TypeAliasType(
+        "GeminiTurn", GenerateContentResponse | Candidate | Content | list[Any] | Mapping[str, Any]
+    )
+    """A Gemini turn: the response, its candidate, its `Content`, its parts, or dict forms."""
     AnyResponse = TypeAliasType(
         "AnyResponse",
         ChatCompletion
@@ -50,23 +78,27 @@ if TYPE_CHECKING:
     )
     """A whole response or message of any API."""
 else:
+    ChatTurn = TypeAliasType("ChatTurn", object)
+    ResponsesTurn = TypeAliasType("ResponsesTurn", object)
+    AnthropicTurn = TypeAliasType("AnthropicTurn", object)
+    GeminiTurn = TypeAliasType("GeminiTurn", object)
     AnyResponse = TypeAliasType("AnyResponse", object)
 
 
 @overload
 def assistant_messages(
-    response: object, api: Literal["chat.completions"]
+    response: ChatTurn, api: Literal["chat.completions"]
 ) -> list[ChatCompletionAssistantMessageParam]: ...
 @overload
 def assistant_messages(
-    response: object, api: Literal["responses"]
+    response: ResponsesTurn, api: Literal["responses"]
 ) -> list[ResponseInputItemParam]: ...
 @overload
-def assistant_messages(response: object, api: Literal["anthropic"]) -> list[MessageParam]: ...
+def assistant_messages(
+    response: AnthropicTurn, api: Literal["anthropic"]
+) -> list[MessageParam]: ...
 @overload
-def assistant_messages(response: object, api: Literal["gemini"]) -> list[Content]: ...
-@overload
-def assistant_messages(response: object, api: Api) -> list[Any]: ...
+def assistant_messages(response: GeminiTurn, api: Literal["gemini"]) -> list[Content]: ...
 def assistant_messages(response: object, api: Api) -> list[Any]:
     """The assistant turn of `response`, in the form `api` accepts back in its history.
 
@@ -74,7 +106,9 @@ def assistant_messages(response: object, api: Api) -> list[Any]:
     with `encrypted_content` kept); anthropic: one assistant message (thinking blocks
     and signatures kept); gemini: the candidate's `Content`, unchanged. Only keys the
     SDK's param types define. A call that came without an id gets the same
-    synthesized id here as in the results (pass the same object to both).
+    synthesized id here as in the results (pass the same object to both). An object
+    that is not `api`'s (another API's response, a stream, one chunk of it) raises
+    `UnexpectedObjectError`.
     """
     return adapter(check_api(api)).assistant_messages(response)
 
@@ -107,7 +141,16 @@ def tool_result_messages(results: Sequence[ToolCallResult[Any]], api: Api) -> li
     return adapter(check_api(api)).tool_result_messages(results)
 
 
+@overload
+def turn_status(response: ChatTurn, api: Literal["chat.completions"]) -> TurnStatus: ...
+@overload
+def turn_status(response: ResponsesTurn, api: Literal["responses"]) -> TurnStatus: ...
+@overload
+def turn_status(response: AnthropicTurn, api: Literal["anthropic"]) -> TurnStatus: ...
+@overload
+def turn_status(response: GeminiTurn, api: Literal["gemini"]) -> TurnStatus: ...
 def turn_status(response: object, api: Api) -> TurnStatus:
     """Why the turn ended: "tool_calls", "done", "truncated", "paused", "refused" or
-    "malformed" (see `TurnStatus`)."""
+    "malformed" (see `TurnStatus`). An object that is not `api`'s raises
+    `UnexpectedObjectError`."""
     return adapter(check_api(api)).turn_status(response)

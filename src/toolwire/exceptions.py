@@ -10,6 +10,8 @@ Hierarchy::
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
     ├── CallKindMismatchError (TypeError)  a custom call sent to a function tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
+    ├── UnexpectedObjectError (TypeError)  another API's object, a stream where a
+    │                                      finished response belongs, a coroutine...
     ├── StreamIncompleteError (RuntimeError)  a stream that ended without a final response
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
@@ -37,6 +39,7 @@ __all__ = [
     "ToolBatchError",
     "ToolDefinitionError",
     "ToolwireError",
+    "UnexpectedObjectError",
     "UnhandledCallsError",
     "UnknownApiError",
     "UnsupportedToolError",
@@ -81,6 +84,13 @@ class CallKindMismatchError(ToolwireError, TypeError):
 
 class UnhandledCallsError(ToolwireError, ValueError):
     """A response holds client-side calls toolwire cannot run (computer, shell, MCP...)."""
+
+
+class UnexpectedObjectError(ToolwireError, TypeError):
+    """An object that is not what the entry point takes for its API: another API's
+    response, a stream (or one chunk of it) where a finished response belongs, a
+    coroutine that was not awaited, a chunk fed to the stream of another API. The
+    message names what was given and what to do instead."""
 
 
 class StreamIncompleteError(ToolwireError, RuntimeError):

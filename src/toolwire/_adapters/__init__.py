@@ -6,20 +6,20 @@ Adapters are imported on first use, so `import toolwire.core` imports no SDK.
 from __future__ import annotations
 
 import importlib
-import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
 from .._api import Api, check_api
 from ..exceptions import ToolwireError
 from ._base import field
+from ._mismatch import unplaceable
 from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
     from ._base import Adapter
 
-__all__ = ["adapter", "api_of", "read_call", "read_calls"]
+__all__ = ["ANTHROPIC_BLOCK_TYPES", "adapter", "api_of", "read_call", "read_calls"]
 
 _MODULES: dict[Api, str] = {
     "chat.completions": "toolwire._adapters.openai_chat.adapter",
@@ -98,7 +98,7 @@ _GEMINI_PART_KEYS = frozenset(
     }
 )
 
-_ANTHROPIC_BLOCK_TYPES = frozenset(
+ANTHROPIC_BLOCK_TYPES = frozenset(
     {
         "tool_use",
         "text",
@@ -153,10 +153,7 @@ def api_of(obj: object) -> Api:
             if module.startswith(prefix):
                 _API_BY_TYPE[kind] = api
                 return api
-    raise ToolwireError(
-        f"Cannot tell which API this {kind.__name__} comes from: {_preview(obj)}. Pass the SDK "
-        "object itself, a StandardToolCall, or say which API with `api=`."
-    )
+    raise unplaceable(cast(object, obj))
 
 
 def read_calls(
@@ -214,7 +211,7 @@ def _is_single_call(obj: object, api: Api) -> bool:
         )
     if api == "responses":
         return kind in _RESPONSES_ITEM_TYPES
-    return kind in _ANTHROPIC_BLOCK_TYPES
+    return kind in ANTHROPIC_BLOCK_TYPES
 
 
 def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
@@ -230,7 +227,7 @@ def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
     if isinstance(kind, str):
         if kind in ("function", "custom") and ("function" in data or "custom" in data):
             return "chat.completions"
-        if kind in _ANTHROPIC_BLOCK_TYPES and kind != "message":
+        if kind in ANTHROPIC_BLOCK_TYPES and kind != "message":
             return "anthropic"
         if kind in _RESPONSES_ITEM_TYPES:
             return "responses"
@@ -248,9 +245,3 @@ def _api_of_dict(data: Mapping[str, Any]) -> Api | None:
     if kind is None and data and data.keys() <= _GEMINI_PART_KEYS:
         return "gemini"  # a text, thought or other non-call part
     return None
-
-
-def _preview(obj: Any) -> str:
-    """A short repr that stays bounded (and does not recurse) on huge or deep input."""
-    text = reprlib.repr(obj)
-    return text if len(text) <= 120 else text[:117] + "..."

@@ -14,6 +14,7 @@ from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .._mismatch import is_sdk_type, mro_names, wrong_object
 from .replay import block_param
 from .results import tool_result_block
 
@@ -150,12 +151,23 @@ def _object_schema(spec: FunctionToolSpec) -> dict[str, Any]:
 def _message_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
     """(content blocks, message id, stop reason) of a Message, BetaMessage, ParsedMessage,
     their dict forms, or an assistant `MessageParam`."""
-    kind = type(response).__name__
+    kind = type(response)
     if isinstance(response, Mapping):
         data = cast("Mapping[str, Any]", response)
+        if _CHAT_KEYS & data.keys():
+            raise wrong_object(data, "anthropic", _EXPECTED)
         role, content = data.get("role", "assistant"), data.get("content")
         message_id, stop_reason = data.get("id"), data.get("stop_reason")
     else:
+        is_message = _IS_MESSAGE.get(kind)
+        if is_message is None:
+            if is_sdk_type(kind):
+                names = mro_names(kind, "anthropic.types")
+                is_message = _IS_MESSAGE[kind] = "Message" in names or "BetaMessage" in names
+            else:  # a Messages-compatible object of another library, read by attribute
+                is_message = hasattr(response, "content") and not hasattr(response, "tool_calls")
+        if not is_message:
+            raise wrong_object(response, "anthropic", _EXPECTED)
         role = getattr(response, "role", None)
         content = getattr(response, "content", None)
         message_id = getattr(response, "id", None)
@@ -163,7 +175,7 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     if role != "assistant":
         raise ToolwireError(
             f"Expected an Anthropic Message (or an assistant message param), got "
-            f"{_described(kind, role)}. Pass the Message that client.messages.create "
+            f"{_described(kind.__name__, role)}. Pass the Message that client.messages.create "
             "returned, or its content blocks."
         )
     if isinstance(content, str):
@@ -171,6 +183,13 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     elif content is None:
         content = []
     return cast("Sequence[object]", content), message_id, stop_reason
+
+
+_EXPECTED = "an Anthropic Message (or its content blocks, or their dict forms)"
+_IS_MESSAGE: dict[type, bool] = {}
+"""SDK class -> whether it is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
+_CHAT_KEYS = frozenset({"tool_calls", "function_call", "refusal", "choices"})
+"""Keys of a Chat Completions message or response, which an Anthropic message never has."""
 
 
 def _described(kind: str, role: object) -> str:
@@ -195,14 +214,18 @@ def _read_blocks(
         elif isinstance(block, Mapping):
             data = cast("Mapping[str, Any]", block)
             if data.get("type") != "tool_use":
+                if _is_foreign(data):
+                    raise wrong_object(data, "anthropic", _EXPECTED_BLOCK)
                 continue
             call_id = call_text(data.get("id"), "id", "anthropic")
             name, raw = call_text(data.get("name"), "name", "anthropic"), data.get("input")
         elif isinstance(block, StandardToolCall):
             calls.append(block)
             continue
+        elif _is_foreign(block):
+            raise wrong_object(block, "anthropic", _EXPECTED_BLOCK)
         else:
-            continue
+            continue  # text, thinking, server tool blocks...
         arguments: Any = raw
         if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
             arguments = _unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
@@ -218,6 +241,29 @@ def _read_blocks(
     if cut and calls and blocks and field(blocks[-1], "type") == "tool_use":
         calls[-1].truncated = True
     return calls
+
+
+_EXPECTED_BLOCK = "an Anthropic content block (from message.content, or its dict form)"
+_FOREIGN_TYPES: dict[type, bool] = {}
+
+
+def _is_foreign(block: object) -> bool:
+    """Whether a block that is not a tool_use belongs to another API (and must not be
+    skipped as if it were a text or thinking block)."""
+    if isinstance(block, Mapping):
+        from .. import ANTHROPIC_BLOCK_TYPES, api_of
+
+        if cast("Mapping[str, Any]", block).get("type") in ANTHROPIC_BLOCK_TYPES:
+            return False
+        try:
+            return api_of(cast(object, block)) != "anthropic"
+        except ToolwireError:
+            return False  # a block type newer than toolwire: skipped like text
+    kind = type(block)
+    foreign = _FOREIGN_TYPES.get(kind)
+    if foreign is None:
+        foreign = _FOREIGN_TYPES[kind] = not kind.__module__.startswith("anthropic.")
+    return foreign
 
 
 def _unwrapped(raw: dict[str, Any]) -> Any:

@@ -29,6 +29,7 @@ from ..._streaming._events import (
 )
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, ToolwireError
+from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
 from .adapter import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
 
 if TYPE_CHECKING:
@@ -50,6 +51,23 @@ when sent (never added), and leave it alone when absent."""
 
 _EVENT_FIELDS = ("context_management", "input_transformations")
 """Beta `message_delta` fields copied onto the message when sent."""
+
+
+def _classify(item: object) -> int | None:
+    """Raw stream events (GA and beta), and the `client.messages.stream()` helper's
+    events (raw ones, plus text/input_json/... events it adds, which are ignored)."""
+    kind = type(item)
+    if is_sdk_type(kind):
+        module = kind.__module__
+        if module.startswith("anthropic.lib.streaming") or any(
+            name.endswith("Event") for name in mro_names(kind, "anthropic.types")
+        ):
+            return TAKE
+        return None
+    return TAKE if hasattr(item, "type") else None  # a compatible library's event
+
+
+_GATE = StreamGate("anthropic", _classify)
 
 
 class _Block:
@@ -95,6 +113,8 @@ class AnthropicStreamAccumulator:
 
     def feed(self, item: object) -> list[StreamEvent]:
         event: Any = item
+        if type(item) not in _GATE.actions:
+            _GATE.admit(item)
         kind = event.type
         if kind == "content_block_delta":
             return self._on_delta(event)

@@ -76,6 +76,7 @@ from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import TurnStatus, call_text, check_tool_name, synthesized_id
+from .._mismatch import is_sdk_type, wrong_object
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
@@ -256,6 +257,14 @@ def _turn_of(response: object) -> _Turn:
     """The model turn of a response, candidate or Content (SDK object or dict form)."""
     if isinstance(response, dict):
         return _turn_of_dict(cast("dict[str, Any]", response))
+    kind = type(response)
+    foreign = _FOREIGN_TYPES.get(kind)
+    if foreign is None:
+        foreign = _FOREIGN_TYPES[kind] = is_sdk_type(kind) and not kind.__module__.startswith(
+            "google.genai."
+        )
+    if foreign:
+        raise wrong_object(response, "gemini", _EXPECTED)
     candidates = getattr(response, "candidates", _MISSING)
     if candidates is not _MISSING:
         feedback = getattr(response, "prompt_feedback", None)
@@ -274,10 +283,7 @@ def _turn_of(response: object) -> _Turn:
         return _Turn(content, None, finish, None, True)
     if isinstance(response, Mapping):
         return _turn_of_dict(cast("Mapping[str, Any]", response))
-    raise ToolwireError(
-        f"Not a Gemini response: a {type(response).__name__}. Pass the GenerateContentResponse, "
-        "its candidate, its Content, or a list of its parts."
-    )
+    raise wrong_object(response, "gemini", _EXPECTED)
 
 
 def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
@@ -293,16 +299,20 @@ def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
         return _Turn(_get(candidate, "content"), response_id, finish, block, True)
     if "parts" in data:
         return _Turn(data, None, None, None, True)
-    if "content" in data:
+    if "content" in data and (data["content"] is None or isinstance(data["content"], Mapping)):
         finish = _text(_get(data, "finish_reason", "finishReason"))
         return _Turn(data["content"], None, finish, None, True)
     if _get(data, "prompt_feedback", "promptFeedback") is not None:
         return _turn_of_dict({**data, "candidates": []})
-    raise ToolwireError(
-        f"Not a Gemini response: a dict with keys {sorted(data)[:8]}. Pass the "
-        "GenerateContentResponse, its candidate, its Content, or a list of its parts "
-        "(SDK objects or their dict forms)."
-    )
+    raise wrong_object(data, "gemini", _EXPECTED)
+
+
+_EXPECTED = (
+    "a Gemini response (a GenerateContentResponse, its candidate, its Content or a list of "
+    "its parts, or their dict forms)"
+)
+_FOREIGN_TYPES: dict[type, bool] = {}
+"""Class -> whether it is another SDK's (checked before reading by attribute)."""
 
 
 def _content_of_dict(data: Mapping[str, Any]) -> Content:
@@ -342,6 +352,8 @@ def _function_call_of(item: object) -> Any:
         return item
     if isinstance(item, dict):
         return _function_call_of_dict(cast("dict[str, Any]", item))
+    if is_sdk_type(type(item)) and not type(item).__module__.startswith("google.genai."):
+        raise wrong_object(item, "gemini", _EXPECTED_PART)
     call = getattr(item, "function_call", _MISSING)
     if call is not _MISSING:
         return call  # a Part-like object
@@ -349,10 +361,10 @@ def _function_call_of(item: object) -> Any:
         return item  # a FunctionCall-like object
     if isinstance(item, Mapping):
         return _function_call_of_dict(cast("Mapping[str, Any]", item))
-    raise ToolwireError(
-        f"Not a Gemini part or function call: a {type(item).__name__}. Pass the parts of "
-        "candidate.content, response.function_calls, the Content, or the whole response."
-    )
+    raise wrong_object(item, "gemini", _EXPECTED_PART)
+
+
+_EXPECTED_PART = "a Gemini part or function call (or its dict form)"
 
 
 def _function_call_of_dict(data: Mapping[str, Any]) -> Any:
@@ -363,10 +375,7 @@ def _function_call_of_dict(data: Mapping[str, Any]) -> Any:
         return data  # a FunctionCall dict
     if data.keys() <= _PART_KEYS:
         return None  # a Part dict that is not a call (text, a thought...)
-    raise ToolwireError(
-        f"Not a Gemini part or function call: a dict with keys {sorted(data)[:8]}. Pass the "
-        "parts of candidate.content (or the Content, or the whole response)."
-    )
+    raise wrong_object(data, "gemini", _EXPECTED_PART)
 
 
 class _SynthesizedIds:

@@ -34,6 +34,7 @@ from ..._json import copy_json
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
+from .._mismatch import TAKE, StreamGate, mro_names
 from .adapter import argument_streaming_error, status_of
 
 if TYPE_CHECKING:
@@ -215,8 +216,20 @@ def _as_chunk(item: object) -> GenerateContentResponse:
         from google.genai import types
 
         return types.GenerateContentResponse.model_validate(item)
+    if type(item) not in _GATE.actions:
+        _GATE.admit(item)
     chunk: Any = item
     return chunk
+
+
+def _classify(item: object) -> int | None:
+    """Chunks of `generate_content_stream` (each a `GenerateContentResponse`)."""
+    if "GenerateContentResponse" in mro_names(type(item), "google.genai."):
+        return TAKE
+    return None
+
+
+_GATE = StreamGate("gemini", _classify)
 
 
 def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:

@@ -10,8 +10,9 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._call import StandardToolCall
 from ..._json import copy_json
-from ...exceptions import ToolwireError
+from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .._mismatch import is_sdk_type, mro_names, wrong_object
 from .results import tool_message
 
 if TYPE_CHECKING:
@@ -160,20 +161,72 @@ class ChatCompletionsAdapter:
         return "done"
 
 
+_EXPECTED = "a Chat Completions response (a ChatCompletion, its message, or their dict forms)"
+_COMPLETION, _MESSAGE, _OTHER = "completion", "message", "other"
+_SHAPE_OF_TYPE: dict[type, str] = {}
+"""SDK class -> what it is to this adapter. Only SDK classes are cached: their shape is
+fixed by the class (dicts and other objects are looked at one by one)."""
+
+
 def _message_of(response: object) -> tuple[object, str | None, str | None]:
-    """(message, response id, finish reason) of a ChatCompletion or a message."""
-    choices = field(response, "choices")
-    if choices is None:
-        if field(response, "role", "assistant") != "assistant":
-            raise ToolwireError(
-                f"Expected a ChatCompletion or an assistant message, got a "
-                f"{field(response, 'role')!r} message."
-            )
+    """(message, response id, finish reason) of a ChatCompletion or a message.
+
+    Anything else raises `UnexpectedObjectError`: reading another API's response as a
+    message without calls would end the caller's loop in silence.
+    """
+    shape = _SHAPE_OF_TYPE.get(type(response)) or _shape_of(response)
+    if shape == _MESSAGE:
         return response, None, None
+    if shape != _COMPLETION:
+        raise wrong_object(response, _API, _EXPECTED)
+    choices = field(response, "choices")
     if not choices:
         raise ToolwireError("This ChatCompletion has no choices, so it holds no assistant turn.")
     choice = choices[0]
     return field(choice, "message"), field(response, "id"), field(choice, "finish_reason")
+
+
+def _shape_of(response: object) -> str:
+    kind = type(response)
+    if isinstance(response, Mapping):
+        return _shape_of_dict(cast("Mapping[str, Any]", response))
+    if is_sdk_type(kind):
+        names = mro_names(kind, "openai.types.chat")
+        shape = (
+            _COMPLETION
+            if "ChatCompletion" in names
+            else _MESSAGE
+            if "ChatCompletionMessage" in names
+            else _OTHER
+        )
+        _SHAPE_OF_TYPE[kind] = shape
+        return shape
+    # An OpenAI-compatible object of another library (read by attribute, like the SDK's).
+    if isinstance(getattr(response, "choices", None), Sequence):
+        return _COMPLETION
+    if getattr(response, "role", None) == "assistant" and hasattr(response, "tool_calls"):
+        return _MESSAGE
+    return _OTHER
+
+
+def _shape_of_dict(data: Mapping[str, Any]) -> str:
+    if "choices" in data:
+        return _COMPLETION
+    role = data.get("role")
+    if role == "assistant":
+        content = data.get("content")
+        if not isinstance(content, list) or all(
+            isinstance(part, Mapping) and field(cast(object, part), "type") in ("text", "refusal")
+            for part in cast("list[object]", content)
+        ):
+            return _MESSAGE
+        return _OTHER  # content blocks of another API (Anthropic tool_use, thinking...)
+    if isinstance(role, str):
+        raise UnexpectedObjectError(
+            f"Expected {_EXPECTED}, got a {role!r} message. Pass the assistant turn: the "
+            "ChatCompletion the client returned, or its choices[0].message."
+        )
+    return _OTHER
 
 
 def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> StandardToolCall:
@@ -238,16 +291,20 @@ def _read_call_dict(
     )
 
 
+_EXPECTED_CALL = "a Chat Completions tool call (an item of message.tool_calls, or its dict form)"
+
+
 def _as_dict(item: object) -> Mapping[str, Any]:
     if isinstance(item, Mapping):
         return cast("Mapping[str, Any]", item)
-    dump = getattr(item, "model_dump", None)
-    if callable(dump):
-        return cast("Mapping[str, Any]", dump())
-    raise ToolwireError(
-        f"Not a Chat Completions tool call: a {type(item).__name__}. Pass message.tool_calls, "
-        "the message, or the ChatCompletion."
-    )
+    if _shape_of(item) != _OTHER:
+        raise UnexpectedObjectError(
+            f"Expected {_EXPECTED_CALL}, got a whole {type(item).__name__} in a list of "
+            "calls. Pass the response itself (not in a list), or its message.tool_calls."
+        )
+    if not type(item).__module__.startswith("openai.types.chat"):
+        raise wrong_object(item, _API, _EXPECTED_CALL)
+    return cast("Mapping[str, Any]", cast(Any, item).model_dump())
 
 
 def _shown(item: Mapping[str, Any]) -> str:

@@ -22,6 +22,7 @@ from ..._streaming._events import (
 )
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
+from .._mismatch import SKIP, TAKE, UNWRAP, StreamGate, is_sdk_type, mro_names
 from .adapter import ADAPTER, is_complete_json
 
 if TYPE_CHECKING:
@@ -67,6 +68,13 @@ class ChatStreamAccumulator:
 
     def feed(self, item: object) -> list[StreamEvent]:
         chunk: Any = item
+        action = _GATE.actions.get(type(item))
+        if action is None:
+            action = _GATE.admit(item)
+        if action:  # the openai SDK's `client.chat.completions.stream()` helper events
+            if action == SKIP:
+                return []  # they restate what the chunk already said
+            chunk = chunk.chunk
         if getattr(chunk, "object", "chat.completion.chunk") != "chat.completion.chunk":
             return []  # e.g. Azure's leading content-filter chunk
         if self._header is None:
@@ -233,6 +241,21 @@ class ChatStreamAccumulator:
             "finish_reason": state.finish_reason,
             "logprobs": logprobs.model_dump() if hasattr(logprobs, "model_dump") else logprobs,
         }
+
+
+def _classify(item: object) -> int | None:
+    kind = type(item)
+    if is_sdk_type(kind):
+        if "ChatCompletionChunk" in mro_names(kind, "openai.types.chat"):
+            return TAKE
+        if kind.__module__.startswith("openai.lib.streaming.chat"):
+            return UNWRAP if kind.__name__ == "ChunkEvent" else SKIP
+        return None
+    # a chunk of an OpenAI-compatible library, read by attribute like the SDK's
+    return TAKE if hasattr(item, "choices") else None
+
+
+_GATE = StreamGate("chat.completions", _classify)
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:

@@ -29,10 +29,11 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._call import StandardToolCall
 from ..._json import copy_json
-from ...exceptions import ToolwireError, UnhandledCallsError
+from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .._mismatch import is_sdk_type, mro_names, wrong_object
 from ..openai_chat.adapter import OPENAI_NAME, OPENAI_NAME_RULE
-from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
+from .items import CALL_KINDS, ITEM_TYPES, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
 from .results import output_item
 
@@ -171,26 +172,32 @@ class ResponsesAdapter:
 
 def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
     """(output items, response id, status) of a Response, its dict form, or a list of
-    output items (no id, no status)."""
-    output: Any = getattr(response, "output", _MISSING)
-    if output is not _MISSING:  # the SDK object, checked first: the common case
-        response_any: Any = response
-        return output or (), response_any.id, response_any.status
-    if isinstance(response, list):
-        return cast(list[object], response), None, None
-    if isinstance(response, Mapping):
-        data = cast(Mapping[str, Any], response)
-        if "output" not in data:
-            raise ToolwireError(_NOT_A_RESPONSE.format(kind="dict without an 'output' key"))
-        return data["output"] or (), data.get("id"), data.get("status")
-    raise ToolwireError(_NOT_A_RESPONSE.format(kind=type(response).__name__))
+    output items (no id, no status). Anything else raises `UnexpectedObjectError`."""
+    kind = type(response)
+    is_response = _IS_RESPONSE.get(kind)
+    if is_response is None:
+        if isinstance(response, list):
+            return cast(list[object], response), None, None
+        if isinstance(response, Mapping):
+            data = cast(Mapping[str, Any], response)
+            if "output" not in data:
+                raise wrong_object(data, "responses", _EXPECTED)
+            return data["output"] or (), data.get("id"), data.get("status")
+        if is_sdk_type(kind):
+            is_response = _IS_RESPONSE[kind] = "Response" in mro_names(
+                kind, "openai.types.responses"
+            )
+        else:  # a Responses-compatible object of another library, read by attribute
+            is_response = hasattr(response, "output") and hasattr(response, "status")
+    if not is_response:
+        raise wrong_object(response, "responses", _EXPECTED)
+    response_any: Any = response
+    return response_any.output or (), response_any.id, response_any.status
 
 
-_MISSING = object()
-_NOT_A_RESPONSE = (
-    "Expected a Responses `Response` (or its dict form, or a list of output items), got a "
-    "{kind}. Pass the object client.responses.create() returned."
-)
+_EXPECTED = "a Responses response (a Response, its output items, or their dict forms)"
+_IS_RESPONSE: dict[type, bool] = {}
+"""SDK class -> whether it is a `Response` (or `ParsedResponse`)."""
 
 
 def _read_items(
@@ -221,12 +228,11 @@ def _read_items(
                 continue  # a message without `type` (EasyInputMessageParam)
             get = item.get
         else:
-            raise ToolwireError(
-                f"Not a Responses output item: a {type(item).__name__}. Pass "
-                "response.output, its items, or the Response."
-            )
+            raise _not_an_item(item)
         call_kind = CALL_KINDS.get(kind)
         if call_kind is None:
+            if _is_foreign(item, kind):
+                raise _not_an_item(item)
             other = client_call(kind, item)
             if other is not None:
                 unhandled.append(other)
@@ -246,6 +252,41 @@ def _read_items(
     if unhandled and other_calls == "raise":
         raise UnhandledCallsError(unhandled_message(unhandled))
     return calls
+
+
+_EXPECTED_ITEM = "a Responses output item (from response.output, or its dict form)"
+_FOREIGN_TYPES: dict[type, bool] = {}
+
+
+def _is_foreign(item: object, kind: object) -> bool:
+    """Whether an item that is not a call belongs to another API (and must not be skipped
+    as if it were a Responses item toolwire has nothing to do with): an object of another
+    SDK (an Anthropic `Message` has `type="message"` too), or a dict whose unknown `type`
+    another API uses."""
+    if isinstance(item, Mapping):
+        if kind in ITEM_TYPES:
+            return False
+        from .. import api_of
+
+        try:
+            return api_of(cast(object, item)) != "responses"
+        except ToolwireError:
+            return False  # an item type newer than toolwire: skipped like other non-calls
+    kind = type(item)
+    foreign = _FOREIGN_TYPES.get(kind)
+    if foreign is None:
+        foreign = _FOREIGN_TYPES[kind] = not kind.__module__.startswith("openai.types.responses")
+    return foreign
+
+
+def _not_an_item(item: object) -> ToolwireError:
+    kind = type(item)
+    if is_sdk_type(kind) and "Response" in mro_names(kind, "openai.types.responses"):
+        return UnexpectedObjectError(
+            f"Expected {_EXPECTED_ITEM}, got a whole Response in a list of items. Pass the "
+            "Response itself (not in a list), or response.output."
+        )
+    return wrong_object(item, "responses", _EXPECTED_ITEM)
 
 
 def is_cut(status: object, stopped_early: bool, last: bool) -> bool:

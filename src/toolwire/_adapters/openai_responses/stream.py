@@ -37,6 +37,7 @@ from ..._call import StandardToolCall
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
+from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
 from .adapter import ADAPTER, STOPPED_EARLY, is_cut
 from .items import CALL_KINDS
 
@@ -53,6 +54,19 @@ _REASONING_DELTAS = frozenset(
     {"response.reasoning_summary_text.delta", "response.reasoning_text.delta"}
 )
 _STARTED = frozenset({"response.created", "response.in_progress", "response.queued"})
+
+
+def _classify(item: object) -> int | None:
+    """Events of the SDK's Responses stream (raw, or the `client.responses.stream()`
+    helper's, which subclass them)."""
+    kind = type(item)
+    if is_sdk_type(kind):
+        events = mro_names(kind, "openai.types.responses")
+        return TAKE if any(name.endswith("Event") for name in events) else None
+    return TAKE if hasattr(item, "type") else None  # a compatible library's event
+
+
+_GATE = StreamGate("responses", _classify)
 
 
 class ResponsesStreamAccumulator:
@@ -74,7 +88,9 @@ class ResponsesStreamAccumulator:
 
     def feed(self, item: object) -> list[StreamEvent]:
         event: Any = item
-        kind = getattr(event, "type", None)
+        if type(item) not in _GATE.actions:
+            _GATE.admit(item)
+        kind = event.type
         if kind in _ARGUMENT_DELTAS:
             key = self._key(event)
             if key is not None and key in self._tracker:
