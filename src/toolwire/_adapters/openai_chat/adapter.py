@@ -99,7 +99,7 @@ class ChatCompletionsAdapter:
                     StandardToolCall("function", call_id, function.name, function.arguments)
                 )
             else:
-                calls.append(_read_call(item, index, None, False))
+                calls.append(_read_call(item, index, None, False, False))
         return calls
 
     def read_response(
@@ -108,7 +108,11 @@ class ChatCompletionsAdapter:
         message, response_id, finish_reason = _message_of(response)
         cut = finish_reason in _CUT_FINISH_REASONS
         tool_calls: Sequence[object] = field(message, "tool_calls") or ()
-        return [_read_call(item, index, response_id, cut) for index, item in enumerate(tool_calls)]
+        last = len(tool_calls) - 1
+        return [
+            _read_call(item, index, response_id, cut, index == last)
+            for index, item in enumerate(tool_calls)
+        ]
 
     # -- history out ---------------------------------------------------------------
 
@@ -229,7 +233,13 @@ def _shape_of_dict(data: Mapping[str, Any]) -> str:
     return _OTHER
 
 
-def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> StandardToolCall:
+def _read_call(
+    item: object, index: int, response_id: str | None, cut: bool, last: bool
+) -> StandardToolCall:
+    """One call of a turn. In a `cut` turn (see `_CUT_FINISH_REASONS`), a function call
+    whose arguments are not complete JSON was cut; a custom call has free text, which
+    cannot show where it stopped, so the `last` call of the turn, the one being written
+    when the limit hit, is taken as cut."""
     kind = getattr(item, "type", None)  # None for dicts
     if kind == "function":
         function: Any = getattr(item, "function")  # noqa: B009 - SDK model attribute
@@ -254,12 +264,13 @@ def _read_call(item: object, index: int, response_id: str | None, cut: bool) -> 
             name=custom.name or "",
             input=custom.input,
             synthesized_id=not call_id,
+            truncated=cut and last,
         )
-    return _read_call_dict(_as_dict(item), index, response_id, cut)
+    return _read_call_dict(_as_dict(item), index, response_id, cut, last)
 
 
 def _read_call_dict(
-    item: Mapping[str, Any], index: int, response_id: str | None, cut: bool
+    item: Mapping[str, Any], index: int, response_id: str | None, cut: bool, last: bool
 ) -> StandardToolCall:
     call_id = call_text(item.get("id"), "id", _API)
     synthesized = not call_id
@@ -273,6 +284,7 @@ def _read_call_dict(
             name=call_text(field(custom, "name"), "name", _API) or "",
             input=field(custom, "input"),
             synthesized_id=synthesized,
+            truncated=cut and last,
         )
     function = item.get("function")
     if function is None:
