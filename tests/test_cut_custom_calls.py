@@ -109,13 +109,7 @@ def chunk(delta: dict[str, Any] | None, finish: str | None = None) -> ChatComple
     "function", yet custom-call fragments arrive with `type: "custom"`."""
     choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
     return ChatCompletionChunk.construct(
-        **{
-            "id": "chatcmpl-1",
-            "object": "chat.completion.chunk",
-            "created": 1,
-            "model": "gpt-5",
-            "choices": choices,
-        }
+        id="chatcmpl-1", object="chat.completion.chunk", created=1, model="gpt-5", choices=choices
     )
 
 

@@ -683,7 +683,12 @@ def truncated_flags(turn: Turn, form: Form) -> list[bool]:
     if not (form.whole and turn.cut):
         return [False] * count
     if turn.api == "chat.completions":
-        return [c.kind == "function" and not complete_json(c.text()) for c in turn.calls]
+        # A function call is cut when its JSON is incomplete; a custom call's free text
+        # shows no such thing, so the turn's last call, if custom, is taken as cut.
+        return [
+            not complete_json(c.text()) if c.kind == "function" else i == count - 1
+            for i, c in enumerate(turn.calls)
+        ]
     if turn.api == "anthropic":
         return [i == count - 1 and not turn.trailing_text for i in range(count)]
     return [False] * count
