@@ -24,14 +24,18 @@ __all__ = [
 ]
 
 BODY = re.compile(
-    r"(?:[^\"\\\x00-\x1f\ud800-\udfff]+"  # plain characters (no raw surrogates)
+    r"(?:[^\"\\\x00-\x1f\ud800-\udfff]++"  # plain characters (no raw surrogates)
     r"|\\[\"\\/bfnrt]"  # one-character escapes
     r"|\\u(?![dD][89a-fA-F])[0-9a-fA-F]{4}"  # a \u escape outside the surrogate range
     r"|\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}"  # a surrogate pair
-    r")*"
+    r")*+"
 )
 """Matches the longest valid stretch of a JSON string body. It stops at the closing
-quote, at an escape that is incomplete (or invalid), or at a character JSON forbids."""
+quote, at an escape that is incomplete (or invalid), or at a character JSON forbids.
+
+The repetition is possessive (`*+`): the alternatives never trade characters, so no
+backtracking is needed, and the engine keeps no state per escape (a plain `*` made a
+megabyte of escaped text cost a hundred megabytes)."""
 
 _ESCAPE_PREFIX = re.compile(
     r"\\(?:u(?:[0-9a-fA-F]{0,3}"
