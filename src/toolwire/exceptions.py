@@ -97,6 +97,21 @@ class StreamIncompleteError(ToolwireError, RuntimeError):
     """A stream ended without the event that completes a response."""
 
 
+_BATCH_FIELDS = frozenset({"calls", "results", "errors"})
+
+
+def _rebuild_batch_error(
+    cls: type[ToolBatchError],
+    message: str,
+    exceptions: Sequence[Exception],
+    calls: Sequence[StandardToolCall],
+    results: Sequence[ToolCallResult[Any] | None],
+    errors: Sequence[Exception | None],
+) -> ToolBatchError:
+    """Unpickle (or copy) a `ToolBatchError`; see its `__reduce__`."""
+    return cls(message, exceptions, calls=calls, results=results, errors=errors)
+
+
 class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
     """Handlers in a batch raised exceptions other than `ErrorForLLMToSee`.
 
@@ -152,6 +167,14 @@ class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
         return ToolBatchError(
             self.message, excs, calls=self.calls, results=self.results, errors=self.errors
         )
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle and copy rebuild an exception as `cls(*self.args)`, which lacks the
+        # keyword-only calls/results/errors: rebuild it with them (process pools and error
+        # reporters pickle or copy exceptions), then restore notes and other attributes.
+        state = {k: v for k, v in self.__dict__.items() if k not in _BATCH_FIELDS}
+        arguments = (type(self), self.message, tuple(self.exceptions), self.calls, self.results, self.errors)  # fmt: skip
+        return (_rebuild_batch_error, arguments, state or None)
 
     @property
     def not_run(self) -> tuple[StandardToolCall, ...]:
