@@ -9,15 +9,17 @@ nested in it): keys they do not define are dropped, a None is kept only where th
 annotation allows None, and `"async_"` becomes `"async"`. Everything else (reasoning
 `encrypted_content`, message `phase`, ids) is kept byte for byte.
 
-The shapes are read from the type annotations once, on first use, and cached.
+The shapes are read from the type annotations once, on first use, and cached. The
+shape graph is built whole (under a lock) before it is published: a half-built shape
+seen by another thread would drop keys it has not registered yet.
 """
 
 from __future__ import annotations
 
+import threading
 import types
 import typing
 from collections.abc import Iterable, Mapping, Sequence
-from functools import cache
 from typing import Any, Literal, Union, cast, get_args, get_origin
 
 import typing_extensions
@@ -71,7 +73,8 @@ _WRAPPERS = {
     typing_extensions.ReadOnly,
 }
 _SEQUENCES = {list, Iterable, Sequence, tuple}
-_TYPED_DICT_SHAPES: dict[type, _Object] = {}
+_Registry = dict[type, _Object]
+"""The TypedDicts of one shape graph being built (shared within it: types recurse)."""
 
 
 def _unwrap(annotation: Any) -> Any:
@@ -94,15 +97,15 @@ def _nullable(annotation: Any) -> bool:
     return members is not None and any(m is type(None) or _nullable(m) for m in members)
 
 
-def _shape(annotation: Any) -> _Shape:
+def _shape(annotation: Any, registry: _Registry) -> _Shape:
     annotation = _unwrap(annotation)
     if typing_extensions.is_typeddict(annotation):
-        return _object(annotation)
+        return _object(annotation, registry)
     members = _union_members(annotation)
     if members is not None:
         if any(_free_form(m) for m in members):
             return _KEEP  # a value that may be any object: nothing to clean against
-        shapes = [_shape(m) for m in members if m is not type(None)]
+        shapes = [_shape(m, registry) for m in members if m is not type(None)]
         objects = tuple(s for s in shapes if isinstance(s, _Object))
         lists = [s for s in shapes if isinstance(s, _List)]
         if objects:
@@ -112,7 +115,7 @@ def _shape(annotation: Any) -> _Shape:
         return _KEEP
     if get_origin(annotation) in _SEQUENCES:
         arguments = get_args(annotation)
-        return _List(_shape(arguments[0])) if arguments else _KEEP
+        return _List(_shape(arguments[0], registry)) if arguments else _KEEP
     return _KEEP
 
 
@@ -120,13 +123,13 @@ def _free_form(annotation: Any) -> bool:
     return annotation in (object, Any, dict) or get_origin(annotation) in (dict, Mapping)
 
 
-def _object(typed_dict: type) -> _Object:
-    known = _TYPED_DICT_SHAPES.get(typed_dict)
+def _object(typed_dict: type, registry: _Registry) -> _Object:
+    known = registry.get(typed_dict)
     if known is not None:
         return known
-    shape = _TYPED_DICT_SHAPES[typed_dict] = _Object()  # registered first: types may recurse
+    shape = registry[typed_dict] = _Object()  # registered first: types may recurse
     hints = typing_extensions.get_type_hints(typed_dict, include_extras=True)
-    shape.keys = {key: (_shape(hint), _nullable(hint)) for key, hint in hints.items()}
+    shape.keys = {key: (_shape(hint, registry), _nullable(hint)) for key, hint in hints.items()}
     kind = hints.get("type")
     if kind is not None:
         shape.kinds = frozenset(_literals(_unwrap(kind)))
@@ -140,11 +143,19 @@ def _literals(annotation: Any) -> list[str]:
     return [value for member in members for value in _literals(member)]
 
 
-@cache
-def _input_item_shape() -> _Shape:
-    from openai.types.responses import ResponseInputItemParam
+_BUILD_LOCK = threading.Lock()
+_INPUT_ITEM_SHAPE: list[_Shape] = []
+"""The finished shape of `ResponseInputItemParam`, once built (empty until then)."""
 
-    return _shape(ResponseInputItemParam)
+
+def _input_item_shape() -> _Shape:
+    if not _INPUT_ITEM_SHAPE:
+        with _BUILD_LOCK:
+            if not _INPUT_ITEM_SHAPE:
+                from openai.types.responses import ResponseInputItemParam
+
+                _INPUT_ITEM_SHAPE.append(_shape(ResponseInputItemParam, {}))
+    return _INPUT_ITEM_SHAPE[0]
 
 
 def as_input_item(data: Mapping[str, Any]) -> dict[str, Any]:
