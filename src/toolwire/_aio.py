@@ -14,10 +14,10 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
-from ._pipeline import explicit_failure, prepare, prepare_all, success
+from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
-from .exceptions import ErrorForLLMToSee
+from .exceptions import ErrorForLLMToSee, HandlerCancelledError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -176,7 +176,24 @@ async def _run(
         returned = await _handler(prepared, context)
     except ErrorForLLMToSee as error:
         return explicit_failure(call, error)
+    except asyncio.CancelledError as cancelled:
+        raise _own_cancellation(cancelled, call) from cancelled
     return success(call, prepared, returned)
+
+
+def _own_cancellation(cancelled: asyncio.CancelledError, call: StandardToolCall) -> BaseException:
+    """What a `CancelledError` out of a handler means: the running task being cancelled
+    (propagate it), or the handler raising one on its own, e.g. after awaiting a future
+    that other code cancelled. Passing the latter on would tell a caller nobody
+    cancelled that it was, so it becomes the call's unexpected error."""
+    task = asyncio.current_task()
+    if task is None or task.cancelling():
+        return cancelled
+    return HandlerCancelledError(
+        f"The handler of {call.name!r} (call {call.id!r}) raised CancelledError although "
+        "nothing cancelled the batch, e.g. it awaited a future or task that other code "
+        "cancelled. Catch it in the handler if that is expected."
+    )
 
 
 def _handler(tool: ToolModel, context: Any) -> Awaitable[object]:
@@ -216,6 +233,8 @@ class _Batch:
         for index, item in enumerate(self.prepared):
             if isinstance(item, ToolCallFailure):
                 self.results[index] = item
+            elif isinstance(item, Crashed):  # its validation raised: it never starts
+                self._unexpected(index, item.error, unexpected_errors)
             elif gate is None:
                 coroutine = self._invoke(index, item, context, unexpected_errors, timeout)
                 tasks.append(asyncio.ensure_future(coroutine))
@@ -268,7 +287,17 @@ class _Batch:
         except Exception as error:
             self._unexpected(index, error, unexpected_errors)
             return
-        self.results[index] = success(call, tool, returned)
+        except asyncio.CancelledError as cancelled:
+            own = _own_cancellation(cancelled, call)
+            if own is cancelled:
+                raise  # the batch is being cancelled: this task stops
+            own.__cause__ = cancelled
+            self._unexpected(index, cast(Exception, own), unexpected_errors)
+            return
+        try:
+            self.results[index] = success(call, tool, returned)
+        except TypeError as wrong_shape:  # the handler returned something else
+            self._unexpected(index, wrong_shape, unexpected_errors)
 
     def _unexpected(
         self, index: int, error: Exception, unexpected_errors: UnexpectedErrors
@@ -294,16 +323,13 @@ async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:
             except asyncio.CancelledError:
                 continue
         raise
-    # A task raises only outside the per-call handling (a handler returning the wrong
-    # shape, or raising CancelledError itself). Retrieve every exception, so none is
-    # reported as "never retrieved", and raise the first.
+    # Every outcome of a call is recorded by `_invoke`, so a task raises only on a bug in
+    # toolwire itself. Retrieve every exception, so none is reported as "never
+    # retrieved", and raise the first.
     failures = [task.exception() for task in tasks if not task.cancelled()]
     first = next((failure for failure in failures if failure is not None), None)
     if first is not None:
         raise first
-    for task in tasks:
-        if task.cancelled():
-            task.result()  # raises the CancelledError
 
 
 class _Handles:

@@ -12,7 +12,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
-from ._pipeline import explicit_failure, prepare, prepare_all, success
+from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 from .exceptions import ErrorForLLMToSee
@@ -195,30 +195,40 @@ def _run_batch(
         if type(item) is ToolCallFailure:
             results.append(item)
             continue
-        try:
-            returned = item.model_tool_handler(context)
-        except ErrorForLLMToSee as error:
-            results.append(explicit_failure(call, error))
-            continue
-        except Exception as error:
-            if unexpected_errors == "fail":
-                results.append(unexpected_failure(call, error))
-                continue
-            errors: list[Exception | None] = [None] * len(calls)
-            errors[index] = error
-            results.extend([None] * (len(calls) - index))
-            raise batch_error(calls, results, errors) from None
-        # Inline fast path of `success` for the common `(str, context)` return.
-        if (
-            type(returned) is tuple
-            and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
-            and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
-            and call.type == "function"
-            and not call.synthesized_id
-        ):
-            results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1]))  # pyright: ignore[reportUnknownArgumentType]
+        if type(item) is Crashed:
+            error: Exception = item.error
         else:
-            results.append(success(call, item, returned))
+            try:
+                returned = item.model_tool_handler(context)
+            except ErrorForLLMToSee as raised:
+                results.append(explicit_failure(call, raised))
+                continue
+            except Exception as raised:
+                error = raised
+            else:
+                # Inline fast path of `success` for the common `(str, context)` return.
+                if (
+                    type(returned) is tuple
+                    and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
+                    and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
+                    and call.type == "function"
+                    and not call.synthesized_id
+                ):
+                    results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1]))  # pyright: ignore[reportUnknownArgumentType]
+                    continue
+                try:
+                    results.append(success(call, item, returned))
+                    continue
+                except TypeError as wrong_shape:  # the handler returned something else
+                    error = wrong_shape
+        # The call's unexpected error: a handler's exception, a wrong return, a validator's.
+        if unexpected_errors == "fail":
+            results.append(unexpected_failure(call, error))
+            continue
+        errors: list[Exception | None] = [None] * len(calls)
+        errors[index] = error
+        results.extend([None] * (len(calls) - index))
+        raise batch_error(calls, results, errors) from None
     return results
 
 

@@ -9,20 +9,22 @@ the only difference between the two.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 import pydantic
 
 from . import _feedback
 from ._call import StandardToolCall
+from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
-from .exceptions import CallKindMismatchError, ErrorForLLMToSee
+from ._shares import shares_input
+from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
 
 if TYPE_CHECKING:
     from ._tool import ToolModel
 
-__all__ = ["explicit_failure", "prepare", "prepare_all", "success"]
+__all__ = ["Crashed", "explicit_failure", "prepare", "prepare_all", "success"]
 
 _NO_ARGUMENTS = "{}"
 
@@ -65,7 +67,9 @@ def prepare(
         if problem is not None:
             return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
         try:
-            return tool.__pydantic_validator__.validate_python(raw, strict=False)
+            return tool.__pydantic_validator__.validate_python(
+                copy_json(raw) if shares_input(tool) else raw, strict=False
+            )
         except pydantic.ValidationError as error:
             return _invalid(call, error)
     if call.truncated:
@@ -101,6 +105,8 @@ def prepare(
         problem = check_dict(raw, limits)
         if problem is not None:
             return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+        if shares_input(tool):
+            raw = copy_json(dict(cast("Mapping[str, Any]", raw)))
         try:
             return tool.model_validate(raw, strict=False)
         except pydantic.ValidationError as error:
@@ -110,45 +116,65 @@ def prepare(
     )
 
 
+class Crashed:
+    """A call whose validation raised something other than a validation error (a
+    validator calling `Path.resolve(strict=True)` raises `FileNotFoundError`): the call's
+    unexpected error, which a batch handles like a handler's."""
+
+    __slots__ = ("error",)
+
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
 def prepare_all(
     tools: Mapping[str, type[ToolModel]], calls: Sequence[StandardToolCall], limits: ArgumentLimits
-) -> list[ToolModel | ToolCallFailure]:
+) -> list[ToolModel | ToolCallFailure | Crashed]:
     """`prepare` for every call of a batch, before any handler runs.
 
     The common case (a function call with short JSON text for a known function tool)
-    is validated inline: this loop is the hot path of every batch.
+    is validated inline: this loop is the hot path of every batch. A developer mistake
+    (`ToolwireError`) raises at once; any other exception out of validation becomes the
+    call's `Crashed` entry, so the rest of the batch keeps its results.
     """
     find = tools.get
     within = limits.always_within
-    prepared: list[ToolModel | ToolCallFailure] = []
+    prepared: list[ToolModel | ToolCallFailure | Crashed] = []
     for call in calls:
         tool = find(call.name)
         raw: Any = call.input
-        if (
-            type(raw) is str
-            and len(raw) <= within
-            and raw[:1] == "{"
-            and tool is not None
-            and not call.truncated
-            and call.type == "function" == tool.model_tool_type
-        ):
-            try:
-                prepared.append(tool.__pydantic_validator__.validate_json(raw))
-            except pydantic.ValidationError as error:
-                prepared.append(_invalid(call, error))
-        elif (
-            type(raw) is dict
-            and tool is not None
-            and not call.truncated
-            and call.type == "function" == tool.model_tool_type
-            and check_dict(raw, limits) is None
-        ):
-            try:
-                prepared.append(tool.__pydantic_validator__.validate_python(raw, strict=False))
-            except pydantic.ValidationError as error:
-                prepared.append(_invalid(call, error))
-        else:
-            prepared.append(prepare(tool, call, limits, tools))
+        try:
+            if (
+                type(raw) is str
+                and len(raw) <= within
+                and raw[:1] == "{"
+                and tool is not None
+                and not call.truncated
+                and call.type == "function" == tool.model_tool_type
+            ):
+                try:
+                    prepared.append(tool.__pydantic_validator__.validate_json(raw))
+                except pydantic.ValidationError as error:
+                    prepared.append(_invalid(call, error))
+            elif (
+                type(raw) is dict
+                and tool is not None
+                and not call.truncated
+                and call.type == "function" == tool.model_tool_type
+                and check_dict(raw, limits) is None
+            ):
+                if shares_input(tool):
+                    raw = copy_json(raw)
+                try:
+                    prepared.append(tool.__pydantic_validator__.validate_python(raw, strict=False))
+                except pydantic.ValidationError as error:
+                    prepared.append(_invalid(call, error))
+            else:
+                prepared.append(prepare(tool, call, limits, tools))
+        except ToolwireError:
+            raise
+        except Exception as error:
+            prepared.append(Crashed(error))
     return prepared
 
 

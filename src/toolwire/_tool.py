@@ -111,7 +111,7 @@ class FunctionToolModel(ToolModel):
     ) -> core_schema.CoreSchema:
         schema = handler(source)
         if source is cls and cls.model_tool_strict:
-            return _before_fields(schema, _StrictInput(cls))
+            return _before_fields(schema, StrictInput(cls))
         return schema
 
     @classmethod
@@ -355,7 +355,7 @@ def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
     )
 
 
-def _before_fields(schema: core_schema.CoreSchema, apply: _StrictInput) -> core_schema.CoreSchema:
+def _before_fields(schema: core_schema.CoreSchema, apply: StrictInput) -> core_schema.CoreSchema:
     """`schema` with `apply` run just before the model's fields validate.
 
     The wrapper goes on the model's inner fields schema, not around the model: the
@@ -372,7 +372,7 @@ def _before_fields(schema: core_schema.CoreSchema, apply: _StrictInput) -> core_
     return core_schema.no_info_before_validator_function(apply, schema)
 
 
-class _StrictInput:
+class StrictInput:
     """Before-validator of strict tool classes: applies the schema compiler's input plan
     (a `null` sent for a defaulted field means "use the default", at every level)."""
 

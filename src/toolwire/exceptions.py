@@ -13,6 +13,7 @@ Hierarchy::
     ├── UnexpectedObjectError (TypeError)  another API's object, a stream where a
     │                                      finished response belongs, a coroutine...
     ├── StreamIncompleteError (RuntimeError)  a stream that ended without a final response
+    ├── HandlerCancelledError (RuntimeError)  (aio) a handler raised CancelledError itself
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
     ErrorForLLMToSee                   raised by *your* handler: its text goes to the model
@@ -34,6 +35,7 @@ __all__ = [
     "CallKindMismatchError",
     "DuplicateToolNameError",
     "ErrorForLLMToSee",
+    "HandlerCancelledError",
     "SchemaError",
     "StreamIncompleteError",
     "ToolBatchError",
@@ -91,6 +93,14 @@ class UnexpectedObjectError(ToolwireError, TypeError):
     response, a stream (or one chunk of it) where a finished response belongs, a
     coroutine that was not awaited, a chunk fed to the stream of another API. The
     message names what was given and what to do instead."""
+
+
+class HandlerCancelledError(ToolwireError, RuntimeError):
+    """(aio) A handler raised `asyncio.CancelledError` although nothing cancelled its call,
+    e.g. it awaited a future that other code cancelled. Propagating the `CancelledError`
+    would tell the caller it was cancelled; instead this is the call's unexpected error
+    (its `__cause__` is the `CancelledError`). A real cancellation of the caller's task
+    still propagates as `CancelledError`."""
 
 
 class StreamIncompleteError(ToolwireError, RuntimeError):
