@@ -12,7 +12,8 @@ each rule reads:
   function responses with no call turn right before them;
 - a response whose name does not match its call: matched by `id` when both
   the calls and the response carry ids, otherwise by position (responses in
-  call order), and a response without a name;
+  call order), and a response without a name (a call that came without a name is
+  answered under toolwire's placeholder name, `unnamed_function`);
 - a replayed `functionCall` part that lost the `thoughtSignature` the model
   sent (live: MISSING_THOUGHT_SIGNATURE, "Function call is missing a
   thought_signature"). The fake passes `signatures`, keyed by
@@ -43,6 +44,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
+from .._adapters.gemini.results import NAMELESS_CALL_NAME
 from .._limits import MAX_DEPTH_CEILING, ArgumentLimits, check_dict
 from ._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
 
@@ -74,7 +76,7 @@ _KEY_LIMITS = ArgumentLimits(max_chars=sys.maxsize, max_depth=MAX_DEPTH_CEILING)
 class _Call:
     def __init__(self, content: int, part: Mapping[str, Any], call: Mapping[str, Any]) -> None:
         self.content = content
-        self.name = text_field(call, "name") or "unnamed"
+        self.name = text_field(call, "name") or NAMELESS_CALL_NAME
         self.id = text_field(call, "id")
         self.signature: str | bytes | None = field(part, "thoughtSignature", "thought_signature")
         self.key = gemini_signature_key(call)

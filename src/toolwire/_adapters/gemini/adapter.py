@@ -37,7 +37,9 @@ Call ids. The Gemini API usually sends function calls without an `id`, so:
   too, which rejects ids it did not issue.
 
 Results out: each `FunctionResponse.response` is an object, the text under
-`"output"`, or under `"error"` for a failure.
+`"output"`, or under `"error"` for a failure. A malformed call that came without a
+name is answered "invalid_name" under the placeholder name `unnamed_function` (the API
+requires a name on every function response; the model's turn is replayed unchanged).
 
 Streaming arguments: the Gemini API streams whole calls (one chunk holds a
 call's complete `args`). Vertex AI's argument streaming (`partial_args` /

@@ -12,7 +12,15 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["function_response_part"]
+__all__ = ["NAMELESS_CALL_NAME", "function_response_part"]
+
+NAMELESS_CALL_NAME = "unnamed_function"
+"""The name a function response carries when its call came without one.
+
+The API requires a name on every function response, and pairs responses with calls
+by position when they have no ids; a malformed call with no name would otherwise get
+an unnamed response that breaks every later request of the conversation. The call is
+answered "invalid_name" (no tool has the empty name), under this placeholder."""
 
 
 def function_response_part(result: ToolCallResult[Any]) -> Part:
@@ -28,7 +36,7 @@ def function_response_part(result: ToolCallResult[Any]) -> Part:
     return types.Part(
         function_response=types.FunctionResponse(
             id=None if result.synthesized_id else result.call_id,
-            name=result.name,
+            name=result.name or NAMELESS_CALL_NAME,
             response={key: result.result_content},
         )
     )
