@@ -13,6 +13,7 @@ Hierarchy::
     ├── UnexpectedObjectError (TypeError)  another API's object, a stream where a
     │                                      finished response belongs, a coroutine...
     ├── StreamIncompleteError (RuntimeError)  a stream that ended without a final response
+    ├── StreamOrderError (ValueError)   stream items in an order the API never sends
     ├── HandlerCancelledError (RuntimeError)  (aio) a handler raised CancelledError itself
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
@@ -38,6 +39,7 @@ __all__ = [
     "HandlerCancelledError",
     "SchemaError",
     "StreamIncompleteError",
+    "StreamOrderError",
     "ToolBatchError",
     "ToolDefinitionError",
     "ToolwireError",
@@ -93,6 +95,14 @@ class UnexpectedObjectError(ToolwireError, TypeError):
     response, a stream (or one chunk of it) where a finished response belongs, a
     coroutine that was not awaited, a chunk fed to the stream of another API. The
     message names what was given and what to do instead."""
+
+
+class StreamOrderError(ToolwireError, ValueError):
+    """Stream items arrived in an order toolwire cannot fold without guessing: a fragment
+    for a call it already reported complete (parallel calls interleaved), a call after
+    the turn ended, a delta before its block started, a second turn in one stream. The
+    message says what arrived. Feed every item of one stream, in order, to one
+    `ToolCallStream`."""
 
 
 class HandlerCancelledError(ToolwireError, RuntimeError):

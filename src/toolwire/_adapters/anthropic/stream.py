@@ -28,7 +28,7 @@ from ..._streaming._events import (
     TurnEnded,
 )
 from ..._streaming._tracker import CallTracker
-from ...exceptions import StreamIncompleteError, ToolwireError
+from ...exceptions import StreamIncompleteError, StreamOrderError
 from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
 from .adapter import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
 
@@ -122,7 +122,7 @@ class AnthropicStreamAccumulator:
             return self._on_block_start(event)
         if kind == "message_start":
             if self._start is not None:
-                raise ToolwireError(
+                raise StreamOrderError(
                     "A second message_start arrived: feed one ToolCallStream per streamed "
                     "turn, and start a new one for the next request."
                 )
@@ -137,7 +137,7 @@ class AnthropicStreamAccumulator:
         self._require_start(event)
         index: int = event.index
         if index != len(self._blocks):
-            raise ToolwireError(
+            raise StreamOrderError(
                 f"content_block_start for index {index} arrived after {len(self._blocks)} "
                 "blocks; feed every event of the stream, in order."
             )
@@ -158,7 +158,7 @@ class AnthropicStreamAccumulator:
     def _on_delta(self, event: Any) -> list[StreamEvent]:
         index: int = event.index
         if index >= len(self._blocks):
-            raise ToolwireError(
+            raise StreamOrderError(
                 f"content_block_delta for index {index} arrived before its "
                 "content_block_start; feed every event of the stream, in order."
             )
@@ -223,7 +223,7 @@ class AnthropicStreamAccumulator:
 
     def _require_start(self, event: Any) -> None:
         if self._start is None:
-            raise ToolwireError(
+            raise StreamOrderError(
                 f"{event.type} arrived before message_start; feed every event of the stream "
                 "from its first one."
             )

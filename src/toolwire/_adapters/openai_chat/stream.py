@@ -21,7 +21,7 @@ from ..._streaming._events import (
     TurnEnded,
 )
 from ..._streaming._tracker import CallTracker
-from ...exceptions import StreamIncompleteError
+from ...exceptions import StreamIncompleteError, StreamOrderError
 from .._mismatch import SKIP, TAKE, UNWRAP, StreamGate, is_sdk_type, mro_names
 from .adapter import ADAPTER, is_complete_json
 
@@ -36,6 +36,8 @@ _CUT = ("length", "content_filter")
 @dataclass(slots=True)
 class _ToolCall:
     key: tuple[int, int]
+    """(choice index, the call's position among the choice's calls)."""
+    provider_index: int
     id: str | None = None
     name: str = ""
     kind: str = "function"
@@ -50,8 +52,10 @@ class _Choice:
     reasoning: list[str] = field(default_factory=list[str])
     finish_reason: str | None = None
     logprobs: Any = None
-    calls: dict[int, _ToolCall] = field(default_factory=dict[int, _ToolCall])
-    open_call: int | None = None
+    calls: list[_ToolCall] = field(default_factory=list[_ToolCall])
+    by_index: dict[int, _ToolCall] = field(default_factory=dict[int, _ToolCall])
+    """The latest call of each provider `index` (servers may reuse one index)."""
+    open_call: _ToolCall | None = None
 
 
 class ChatStreamAccumulator:
@@ -118,11 +122,10 @@ class ChatStreamAccumulator:
         if choice.finish_reason is not None:
             state.finish_reason = choice.finish_reason
             cut = choice.finish_reason in _CUT
-            for call in state.calls.values():
-                if call.key in self._tracker:
-                    ended = self._finish(call, cut)
-                    if drives_events:
-                        events.append(ended)
+            if state.open_call is not None:
+                ended = self._finish(state.open_call, cut)
+                if drives_events:
+                    events.append(ended)
             state.open_call = None
             if drives_events:
                 events.append(
@@ -137,33 +140,27 @@ class ChatStreamAccumulator:
         events: list[StreamEvent],
         emit: bool,
     ) -> None:
-        index: int = fragment.index
-        call = state.calls.get(index)
+        """Fold one tool-call fragment.
+
+        A fragment continues the call of its `index`, unless it carries an `id` other
+        than that call's: some OpenAI-compatible servers (Gemini's OpenAI endpoint,
+        Ollama behind proxies, SGLang) send every parallel call with index 0, or with
+        no index at all (then a fragment without an id continues the open call). A
+        call is reported complete when the next one starts, so fragments of parallel
+        calls must not interleave; one that arrives for a call already reported, or
+        after the choice finished, raises `StreamOrderError`.
+        """
+        index: int | None = fragment.index
+        fragment_id: str | None = fragment.id or None
         function = fragment.function
-        if call is None:
-            if state.open_call is not None:  # a new call starts: the previous one is whole
-                ended = self._finish(state.calls[state.open_call], cut=False)
-                if emit:
-                    events.append(ended)
-            call = state.calls[index] = _ToolCall(key=(choice_index, index))
-            call.id = fragment.id or None
-            call.name = (function.name if function is not None else None) or ""
-            custom = _custom_part(fragment)
-            if custom is not None:
-                call.kind = "custom"
-                call.name = call.name or custom.get("name") or ""
-            started = self._tracker.start(
-                call.key,
-                provider_index=index,
-                call_id=call.id,
-                name=call.name,
-                kind="custom" if call.kind == "custom" else "function",
-            )
-            state.open_call = index
-            if emit:
-                events.append(started)
-        elif fragment.id and not call.id:
-            call.id = fragment.id  # some backends send the id late; never glue repeats
+        call = state.open_call if index is None else state.by_index.get(index)
+        if call is None or (fragment_id and call.id and fragment_id != call.id):
+            call = self._start_call(choice_index, state, fragment, index, events, emit)
+        else:
+            if call.ended is not None:
+                raise _late_fragment(choice_index, call, state)
+            if fragment_id and not call.id:
+                call.id = fragment_id  # some backends send the id late; never glue repeats
         if function is not None and function.arguments:
             delta = self._tracker.add(call.key, function.arguments)
             if delta is not None and emit:
@@ -171,6 +168,52 @@ class ChatStreamAccumulator:
         custom = _custom_part(fragment)
         if custom is not None and isinstance(custom.get("input"), str):
             call.custom_input.append(custom["input"])
+
+    def _start_call(
+        self,
+        choice_index: int,
+        state: _Choice,
+        fragment: Any,
+        index: int | None,
+        events: list[StreamEvent],
+        emit: bool,
+    ) -> _ToolCall:
+        if state.finish_reason is not None:
+            raise StreamOrderError(
+                f"A tool call (id {fragment.id!r}) arrived in choice {choice_index} after it "
+                f"finished ({state.finish_reason!r}). Feed the chunks of one stream, in "
+                "order, to one ToolCallStream."
+            )
+        if state.open_call is not None:  # a new call starts: the previous one is whole
+            ended = self._finish(state.open_call, cut=False)
+            if emit:
+                events.append(ended)
+        position = len(state.calls)
+        call = _ToolCall(
+            key=(choice_index, position),
+            provider_index=position if index is None else index,
+            id=fragment.id or None,
+        )
+        function = fragment.function
+        call.name = (function.name if function is not None else None) or ""
+        custom = _custom_part(fragment)
+        if custom is not None:
+            call.kind = "custom"
+            call.name = call.name or custom.get("name") or ""
+        state.calls.append(call)
+        if index is not None:
+            state.by_index[index] = call
+        state.open_call = call
+        started = self._tracker.start(
+            call.key,
+            provider_index=call.provider_index,
+            call_id=call.id,
+            name=call.name,
+            kind="custom" if call.kind == "custom" else "function",
+        )
+        if emit:
+            events.append(started)
+        return call
 
     def _finish(self, call: _ToolCall, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
         if call.kind == "custom":
@@ -217,9 +260,9 @@ class ChatStreamAccumulator:
 
     def _choice_dict(self, index: int, state: _Choice) -> dict[str, Any]:
         tool_calls: list[dict[str, Any]] = []
-        for call in state.calls.values():
+        for call in state.calls:
             ended = call.ended
-            assert ended is not None, "every call ends when its choice finishes"
+            assert ended is not None, "every call ends when it or its choice finishes"
             if call.kind == "custom":
                 custom = {"name": ended.name, "input": ended.input}
                 tool_calls.append({"id": ended.id, "type": "custom", "custom": custom})
@@ -241,6 +284,17 @@ class ChatStreamAccumulator:
             "finish_reason": state.finish_reason,
             "logprobs": logprobs.model_dump() if hasattr(logprobs, "model_dump") else logprobs,
         }
+
+
+def _late_fragment(choice_index: int, call: _ToolCall, state: _Choice) -> StreamOrderError:
+    later = "the choice finished" if state.finish_reason is not None else "the next call started"
+    return StreamOrderError(
+        f"A fragment for tool call {call.provider_index} ({call.name or 'unnamed'!r}, id "
+        f"{call.id!r}) of choice {choice_index} arrived after {later}, when the call was "
+        "already reported complete: the server interleaved the fragments of parallel calls, "
+        "which toolwire cannot fold without guessing. Feed the chunks of one stream, in "
+        "order, to one ToolCallStream."
+    )
 
 
 def _classify(item: object) -> int | None:
