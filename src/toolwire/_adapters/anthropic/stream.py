@@ -211,6 +211,13 @@ class AnthropicStreamAccumulator:
     def _finish_call(self, index: int, *, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
         self._open_call = None
         raw = self._tracker.get(index).arguments
+        given = getattr(self._blocks[index].start, "input", None)
+        if not raw and isinstance(given, dict) and given:
+            # The input came whole in content_block_start (Ollama's Anthropic-compatible
+            # API, some proxies) and no input_json_delta replaced it: keep it, as the
+            # SDK's own accumulator does (deltas, when they come, replace it).
+            self._inputs[index] = given
+            return self._tracker.finish(index, truncated=cut, arguments=given)  # pyright: ignore[reportUnknownArgumentType]
         if cut:
             self._inputs[index] = _partial_input(raw)
             return self._tracker.finish(index, truncated=True)
