@@ -338,3 +338,36 @@ def test_status_less_call_settles_at_a_later_item_done() -> None:
         ("started", 0, 0, "call_c", "run_sql"),
         ("completed", 0, "call_c", "SELECT 1"),
     ]
+
+
+def test_a_renumbered_final_output_reports_each_call_once() -> None:
+    """A proxy dropped the reasoning item from the terminal response, so the call's
+    output_index (1) is not its position there (0): it is still one call, reported
+    once (calls are matched by item id and call id, not by position)."""
+    call = function_call()
+    added = {**call, "arguments": "", "status": "in_progress"}
+    text = sse_text(
+        [
+            {"type": "response.created", "response": response_json(status="in_progress")},
+            {"type": "response.output_item.added", "output_index": 0, "item": reasoning()},
+            {"type": "response.output_item.done", "output_index": 0, "item": reasoning()},
+            {"type": "response.output_item.added", "output_index": 1, "item": added},
+            {
+                "type": "response.function_call_arguments.delta",
+                "output_index": 1,
+                "item_id": "fc_1",
+                "delta": call["arguments"],
+            },  # fmt: skip
+            {"type": "response.output_item.done", "output_index": 1, "item": call},
+            {"type": "response.completed", "response": response_json(call)},
+        ]
+    )
+    stream = ToolCallStream("responses")
+    events = _feed(stream, text)
+    assert _summary(events) == [
+        ("started", 0, 1, "call_1", "get_weather"),
+        ("completed", 0, "call_1", '{"city": "Paris"}'),
+        ("ended", "completed", "tool_calls"),
+    ]
+    results = GROUP.run_tool_calls(stream.final_response(), None)
+    assert [r.call_id for r in results] == ["call_1"]

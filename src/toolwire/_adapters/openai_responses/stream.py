@@ -77,6 +77,10 @@ class ResponsesStreamAccumulator:
         self._index_of_item: dict[str, int] = {}
         self._done: dict[int, Any] = {}
         self._started: set[int] = set()
+        self._started_ids: set[str] = set()
+        """Item ids and call ids of the calls started: the terminal event's output is
+        matched on them, since its positions need not match the events' output_index
+        (a proxy that drops an item renumbers the output)."""
         self._finished: set[int] = set()
         self._pending: dict[int, Any] = {}
         """Calls whose output_item.done did not settle them, by output index."""
@@ -122,6 +126,7 @@ class ResponsesStreamAccumulator:
 
     def _start(self, index: int, item: Any) -> list[StreamEvent]:
         self._started.add(index)
+        self._started_ids.update(i for i in (item.id, item.call_id) if i)
         call_kind = CALL_KINDS[item.type]
         if item.id:
             self._index_of_item[item.id] = index
@@ -187,13 +192,19 @@ class ResponsesStreamAccumulator:
         final = self._final = self._with_done_items(response)
         last = len(final.output) - 1
         for position, item in enumerate(final.output):
-            if item.type in CALL_KINDS and position not in self._started:
+            if item.type in CALL_KINDS and not self._was_started(position, item):
                 # Only the terminal event carried this call: report it all at once.
                 events += self._start(position, item)
                 cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
                 events.append(self._finish(position, item, truncated=cut))
         events.append(TurnEnded(final.status, ADAPTER.turn_status(final)))
         return events
+
+    def _was_started(self, position: int, item: Any) -> bool:
+        ids = [i for i in (item.id, item.call_id) if i]
+        if ids:
+            return any(i in self._started_ids for i in ids)
+        return position in self._started  # an item with no id at all: by position alone
 
     def _with_done_items(self, response: Response) -> Response:
         """The terminal response, its output filled from (or its reasoning items
