@@ -135,6 +135,7 @@ class AnthropicStreamAccumulator:
 
     def _on_block_start(self, event: Any) -> list[StreamEvent]:
         self._require_start(event)
+        self._require_open_turn(event)
         index: int = event.index
         if index != len(self._blocks):
             raise StreamOrderError(
@@ -162,6 +163,7 @@ class AnthropicStreamAccumulator:
                 f"content_block_delta for index {index} arrived before its "
                 "content_block_start; feed every event of the stream, in order."
             )
+        self._require_open_turn(event)
         block = self._blocks[index]
         delta = event.delta
         kind = delta.type
@@ -188,6 +190,7 @@ class AnthropicStreamAccumulator:
 
     def _on_message_delta(self, event: Any) -> list[StreamEvent]:
         self._require_start(event)
+        self._require_open_turn(event)
         self._delta = event.delta
         stop_reason: str | None = event.delta.stop_reason
         usage = event.usage
@@ -227,6 +230,15 @@ class AnthropicStreamAccumulator:
             return self._tracker.finish(index, arguments=raw)
         self._inputs[index] = parsed
         return self._tracker.finish(index, arguments=parsed)
+
+    def _require_open_turn(self, event: Any) -> None:
+        """message_delta ends the turn (its stop reason decides the last call); content
+        after it would change a turn already reported ended."""
+        if self._delta is not None:
+            raise StreamOrderError(
+                f"{event.type} arrived after message_delta ended the turn "
+                f"({self._delta.stop_reason!r}); feed the events of one stream, in order."
+            )
 
     def _require_start(self, event: Any) -> None:
         if self._start is None:

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 from ..._call import StandardToolCall
 from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
 from ..._streaming._tracker import CallTracker
-from ...exceptions import StreamIncompleteError
+from ...exceptions import StreamIncompleteError, StreamOrderError
 from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
 from .adapter import ADAPTER, STOPPED_EARLY, is_cut
 from .items import CALL_KINDS
@@ -95,6 +95,12 @@ class ResponsesStreamAccumulator:
         if type(item) not in _GATE.actions:
             _GATE.admit(item)
         kind = event.type
+        if self._final is not None:
+            raise StreamOrderError(
+                f"A {kind!r} event arrived after the stream's terminal event "
+                f"({self._final.status!r}). Feed one stream, in order, to one ToolCallStream, "
+                "and start a new one for the next request."
+            )
         if kind in _ARGUMENT_DELTAS:
             key = self._key(event)
             if key is not None and key in self._tracker:
