@@ -307,7 +307,7 @@ class TestUnexpectedExceptions:
         with pytest.raises(TypeError) as error:
             Bad.model_tool_run_tool_call(StandardToolCall("function", "c", "Bad", "{}"), None)
         assert str(error.value) == snapshot(
-            "Bad.model_tool_handler returned a pair whose first item is of type int; it must return (result_content: str, context) or HandlerResult(result_content=..., context=...)."
+            "Bad.model_tool_handler returned a pair whose first item is of type int; it must return (content, context) or HandlerResult(result_content=..., context=...), where content is a str or a list of str, ImagePart and FilePart."
         )
 
 

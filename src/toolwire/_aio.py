@@ -14,6 +14,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._parts import ToolContent
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
@@ -39,8 +40,9 @@ class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
 
     _toolwire_namespace: ClassVar[str] = "aio"
 
-    async def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
-        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+    async def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
+        """Override: handle a valid call. Return `(what the model sees, context for you)`:
+        text, or a sequence of text, `ImagePart` and `FilePart`."""
         raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format().")  # fmt: skip
 
     @classmethod
@@ -62,8 +64,9 @@ class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
 
     _toolwire_namespace: ClassVar[str] = "aio"
 
-    async def model_tool_handler(self, context: ContextIn, /) -> tuple[str, ContextOut]:
-        """Override: handle a valid call. Return `(text for the model, context for you)`."""
+    async def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
+        """Override: handle a valid call. Return `(what the model sees, context for you)`:
+        text, or a sequence of text, `ImagePart` and `FilePart`."""
         raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool.")  # fmt: skip
 
     @classmethod

@@ -21,6 +21,7 @@ from typing_extensions import TypeAliasType
 from ._adapters import adapter
 from ._adapters._base import TurnStatus
 from ._api import Api, check_api
+from ._media import MediaPlacement, MediaReport, plan
 from ._result import ToolCallResult
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ if TYPE_CHECKING:
         ChatCompletion,
         ChatCompletionAssistantMessageParam,
         ChatCompletionMessage,
-        ChatCompletionToolMessageParam,
+        ChatCompletionMessageParam,
     )
     from openai.types.responses import Response, ResponseInputItemParam
 
@@ -43,6 +44,7 @@ __all__ = [
     "ResponsesTurn",
     "TurnStatus",
     "assistant_messages",
+    "media_report",
     "tool_result_messages",
     "turn_status",
 ]
@@ -115,30 +117,66 @@ def assistant_messages(response: object, api: Api) -> list[Any]:
 
 @overload
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Literal["chat.completions"]
-) -> list[ChatCompletionToolMessageParam]: ...
+    results: Sequence[ToolCallResult[Any]],
+    api: Literal["chat.completions"],
+    *,
+    media: MediaPlacement = "native",
+) -> list[ChatCompletionMessageParam]: ...
 @overload
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Literal["responses"]
+    results: Sequence[ToolCallResult[Any]],
+    api: Literal["responses"],
+    *,
+    media: MediaPlacement = "native",
 ) -> list[ResponseInputItemParam]: ...
 @overload
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Literal["anthropic"]
+    results: Sequence[ToolCallResult[Any]],
+    api: Literal["anthropic"],
+    *,
+    media: MediaPlacement = "native",
 ) -> list[MessageParam]: ...
 @overload
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Literal["gemini"]
+    results: Sequence[ToolCallResult[Any]],
+    api: Literal["gemini"],
+    *,
+    media: MediaPlacement = "native",
 ) -> list[Content]: ...
 @overload
-def tool_result_messages(results: Sequence[ToolCallResult[Any]], api: Api) -> list[Any]: ...
-def tool_result_messages(results: Sequence[ToolCallResult[Any]], api: Api) -> list[Any]:
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+) -> list[Any]: ...
+def tool_result_messages(
+    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+) -> list[Any]:
     """What to append after the assistant turn: one tool message per call (chat), one
     output item per call (responses), one user message starting with every
     `tool_result` (anthropic), one user `Content` with every function response (gemini).
-    Empty when `results` is empty."""
+    Empty when `results` is empty.
+
+    Images and files a handler returned go inside the results where the API takes them
+    (`media="native"`, the default), or in one user message right after them
+    (`media="message"`, e.g. for Gemini models before 3, which reject media in function
+    responses). Chat Completions always uses the message: its tool messages take text
+    only. What an API takes nowhere becomes a note the model reads; `media_report`
+    says what went where.
+    """
     if not results:
         return []
-    return adapter(check_api(api)).tool_result_messages(results)
+    if media not in ("native", "message"):
+        raise ValueError(f"media must be 'native' or 'message', not {media!r}.")
+    return adapter(check_api(api)).tool_result_messages(results, media)
+
+
+def media_report(
+    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+) -> MediaReport:
+    """Where `tool_result_messages(results, api, media=media)` puts each image and file
+    of the results, and why when not inside the result; `report.undelivered` lists the
+    ones the API takes nowhere (the model reads a note about each instead)."""
+    rule = adapter(check_api(api)).place_media
+    return MediaReport(api, tuple(plan(results, api, rule, media)))
 
 
 @overload

@@ -17,6 +17,7 @@ from . import _feedback
 from ._call import StandardToolCall
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
+from ._parts import FilePart, ImagePart, ResultPart
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
 from ._shares import shares_input
 from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
@@ -179,7 +180,8 @@ def prepare_all(
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
-    """Wrap what a handler returned: `(str, context)` or a `HandlerResult`.
+    """Wrap what a handler returned: `(content, context)` or a `HandlerResult`, where
+    content is text or a sequence of text, `ImagePart` and `FilePart`.
 
     Anything else is a bug in the handler and raises `TypeError`.
     """
@@ -196,15 +198,38 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 call.type,
                 call.synthesized_id,
             )
-        got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
+        if isinstance(content, list | tuple):
+            parts = tuple(cast("Sequence[object]", content))
+            wrong = next((p for p in parts if not isinstance(p, str | ImagePart | FilePart)), _OK)
+            if wrong is _OK:
+                text = "\n".join(p for p in parts if isinstance(p, str))
+                return ToolCallSuccess(
+                    call.id,
+                    call.name,
+                    text,
+                    context,  # pyright: ignore[reportUnknownArgumentType]
+                    call.type,
+                    call.synthesized_id,
+                    result_parts=cast("tuple[ResultPart, ...]", parts),
+                )
+            got = (
+                f"a sequence of parts holding a {type(wrong).__name__} (parts are str, "
+                "ImagePart and FilePart)"
+            )
+        else:
+            got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
     elif isinstance(returned, tuple):
         got = f"a tuple of {len(returned)} items"  # pyright: ignore[reportUnknownArgumentType]
     else:
         got = f"a value of type {type(returned).__name__}"
     raise TypeError(
         f"{type(tool).__name__}.model_tool_handler returned {got}; it must return "
-        "(result_content: str, context) or HandlerResult(result_content=..., context=...)."
+        "(content, context) or HandlerResult(result_content=..., context=...), where content "
+        "is a str or a list of str, ImagePart and FilePart."
     )
+
+
+_OK = object()
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:

@@ -11,6 +11,7 @@ from ._adapters.anthropic.results import tool_result_block
 from ._adapters.gemini.results import function_response_part
 from ._adapters.openai_chat.results import tool_message
 from ._adapters.openai_responses.results import output_item
+from ._parts import ResultPart, ToolContent
 
 if TYPE_CHECKING:
     from ._call import AnyToolCall
@@ -51,9 +52,10 @@ ToolCallFailReason = Literal[
 
 
 class HandlerResult(NamedTuple, Generic[T]):
-    """What a handler returns: the text for the model and the context for your code."""
+    """What a handler returns: what the model sees (text, or a sequence of text,
+    `ImagePart` and `FilePart`) and the context for your code."""
 
-    result_content: str
+    result_content: ToolContent
     context: T
 
 
@@ -86,10 +88,13 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
     Attributes:
         call_id: the id of the call this answers (see `synthesized_id`).
         name: the tool name the model called.
-        result_content: the text the model will see.
+        result_content: the text the model will see (a result of parts: its text parts,
+            joined by newlines).
         context: what the handler returned for your code.
         type: "function" or "custom", like the call.
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
+        result_parts: the parts the handler returned (text, `ImagePart`, `FilePart`), in
+            order; empty when it returned plain text (then `result_content` is all).
     """
 
     call_id: str
@@ -100,6 +105,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
     synthesized_id: bool = False
     fail_reason: None = None
     exception: None = None
+    result_parts: tuple[ResultPart, ...] = ()
 
 
 @dataclass(slots=True)
@@ -125,6 +131,8 @@ class ToolCallFailure(_ResultBase):
     type: Literal["function", "custom"] = "function"
     synthesized_id: bool = False
     context: None = None
+    result_parts: tuple[()] = ()
+    """Always empty: a failure is text the model reads."""
 
     @classmethod
     def for_call(

@@ -13,8 +13,16 @@ from ._api import Api
 from ._batch import UnexpectedErrors
 from ._call import AnyToolCall, StandardToolCall
 from ._definition import CustomToolFormat, GeminiResponseFormat
-from ._history import AnyResponse, assistant_messages, tool_result_messages, turn_status
+from ._history import (
+    AnyResponse,
+    assistant_messages,
+    media_report,
+    tool_result_messages,
+    turn_status,
+)
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._media import MediaDelivery, MediaPlacement, MediaReport
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
 from ._result import (
     HandlerResult,
     ToolCallFailReason,
@@ -48,10 +56,18 @@ __all__ = [
     "CustomToolFormat",
     "DEFAULT_LIMITS",
     "ErrorForLLMToSee",
+    "FilePart",
     "FunctionToolGroup",
     "GeminiResponseFormat",
     "HandlerResult",
+    "ImagePart",
+    "media_report",
+    "MediaDelivery",
+    "MediaPart",
+    "MediaPlacement",
+    "MediaReport",
     "ReasoningDelta",
+    "ResultPart",
     "SchemaChange",
     "SchemaReport",
     "StandardToolCall",
@@ -69,6 +85,7 @@ __all__ = [
     "ToolCallStream",
     "ToolCallSuccess",
     "ToolCallTruncated",
+    "ToolContent",
     "ToolGroup",
     "turn_status",
     "TurnEnded",

@@ -12,8 +12,16 @@ from ._batch import UnexpectedErrors
 from ._call import AnyToolCall, StandardToolCall
 from ._core import BaseCustomToolModel, BaseFunctionToolModel, FunctionToolGroup, ToolGroup
 from ._definition import CustomToolFormat, GeminiResponseFormat
-from ._history import AnyResponse, assistant_messages, tool_result_messages, turn_status
+from ._history import (
+    AnyResponse,
+    assistant_messages,
+    media_report,
+    tool_result_messages,
+    turn_status,
+)
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._media import MediaDelivery, MediaPlacement, MediaReport
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
 from ._result import (
     HandlerResult,
     ToolCallFailReason,
@@ -47,10 +55,18 @@ __all__ = [
     "CustomToolFormat",
     "DEFAULT_LIMITS",
     "ErrorForLLMToSee",
+    "FilePart",
     "FunctionToolGroup",
     "GeminiResponseFormat",
     "HandlerResult",
+    "ImagePart",
+    "media_report",
+    "MediaDelivery",
+    "MediaPart",
+    "MediaPlacement",
+    "MediaReport",
     "ReasoningDelta",
+    "ResultPart",
     "SchemaChange",
     "SchemaReport",
     "StandardToolCall",
@@ -68,6 +84,7 @@ __all__ = [
     "ToolCallStream",
     "ToolCallSuccess",
     "ToolCallTruncated",
+    "ToolContent",
     "ToolGroup",
     "turn_status",
     "TurnEnded",

@@ -7,6 +7,7 @@ Hierarchy::
     │   ├── DuplicateToolNameError (ValueError)
     │   └── UnsupportedToolError        e.g. a custom (grammar) tool on Anthropic
     ├── SchemaError (ValueError)        a schema an API cannot take (names the field)
+    ├── MediaError (ValueError)         an ImagePart/FilePart no API could take
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
     ├── CallKindMismatchError (TypeError)  a custom call sent to a function tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
@@ -37,6 +38,7 @@ __all__ = [
     "DuplicateToolNameError",
     "ErrorForLLMToSee",
     "HandlerCancelledError",
+    "MediaError",
     "SchemaError",
     "StreamIncompleteError",
     "StreamOrderError",
@@ -76,6 +78,12 @@ class UnsupportedToolError(ToolDefinitionError):
 
 class SchemaError(ToolwireError, ValueError):
     """A tool's JSON schema cannot be expressed for an API. The message names the field."""
+
+
+class MediaError(ToolwireError, ValueError):
+    """An `ImagePart` or `FilePart` that no API could take: no source or two, bytes
+    without a media type, a media type no API accepts in a tool result. (A part one API
+    cannot take is delivered another way or noted for the model; see `media_report`.)"""
 
 
 class UnknownApiError(ToolwireError, ValueError):

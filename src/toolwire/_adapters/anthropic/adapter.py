@@ -16,7 +16,7 @@ from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
 from .replay import block_param
-from .results import tool_result_block
+from .results import attachment_blocks, place, tool_result_block
 
 if TYPE_CHECKING:
     from anthropic.types import (
@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     )
 
     from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._media import MediaPlacement, Placement
+    from ..._parts import MediaPart
     from ..._result import ToolCallResult
     from .stream import AnthropicStreamAccumulator
 
@@ -115,8 +117,15 @@ class AnthropicAdapter:
             return []
         return [{"role": "assistant", "content": content}]
 
-    def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[MessageParam]:
-        return [{"role": "user", "content": [tool_result_block(result) for result in results]}]
+    def tool_result_messages(
+        self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
+    ) -> list[MessageParam]:
+        content: list[Any] = [tool_result_block(result, media) for result in results]
+        content += attachment_blocks(results, media)  # after the results, which come first
+        return [{"role": "user", "content": content}]
+
+    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+        return place(part, media)
 
     def turn_status(self, response: object) -> TurnStatus:
         blocks, _, stop_reason = _message_of(response)

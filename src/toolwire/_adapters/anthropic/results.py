@@ -1,24 +1,154 @@
-"""Anthropic result rendering: one `tool_result` block per call. No SDK import."""
+"""Anthropic result rendering: one `tool_result` block per call. No SDK import.
+
+`tool_result.content` takes text, image and document blocks, so a result's images and
+files go inside it, in the order the handler returned them. With `media="message"`
+they go right after the tool_result blocks, in the same user message (the results
+must come first). Audio and video reach the model nowhere on this API: a note takes
+their place.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..._media import (
+    MediaPlacement,
+    Placement,
+    attachments_line,
+    b64,
+    media_parts,
+    note_for,
+)
+from ..._parts import ImagePart, MediaPart, media_kind
+
 if TYPE_CHECKING:
-    from anthropic.types import ToolResultBlockParam
+    from anthropic.types import (
+        DocumentBlockParam,
+        ImageBlockParam,
+        TextBlockParam,
+        ToolResultBlockParam,
+    )
 
     from ..._result import ToolCallResult
 
-__all__ = ["tool_result_block"]
+__all__ = ["attachment_blocks", "place", "tool_result_block"]
+
+ANTHROPIC_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
+ANTHROPIC_MAX_IMAGE_BYTES = 5 * 1024 * 1024
+ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 
 
-def tool_result_block(result: ToolCallResult[Any]) -> ToolResultBlockParam:
-    """The `tool_result` block answering `result`, with `is_error: true` on any failure."""
+def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+    """Where a part goes on Anthropic: inside the tool_result, after the results in the
+    same user message (`media="message"`), or a note where the API takes it nowhere."""
+    kind = media_kind(part.media_type)
+    if kind in ("audio", "video"):
+        return "note", f"the Anthropic Messages API takes no {kind}"
+    if isinstance(part, ImagePart):
+        if part.data is not None and part.media_type not in ANTHROPIC_IMAGE_TYPES:
+            return "note", f"Anthropic takes jpeg, png, gif and webp images, not {part.media_type}"
+        if part.data is not None and len(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
+            return "note", "Anthropic takes images of up to 5 MB"
+    else:
+        pdf = part.media_type == "application/pdf"
+        if part.url is not None and part.media_type is not None and not pdf:
+            return "note", f"Anthropic takes documents by URL only as PDFs, not {part.media_type}"
+        if part.data is not None and len(part.data) > ANTHROPIC_MAX_DOCUMENT_BYTES:
+            return "note", "Anthropic takes documents of up to 32 MB"
+    if media == "message":
+        return "message", "media='message' was asked for"
+    return "native", ""
+
+
+def tool_result_block(
+    result: ToolCallResult[Any], media: MediaPlacement = "native"
+) -> ToolResultBlockParam:
+    """The `tool_result` block answering `result`, with `is_error: true` on any failure,
+    its images and documents inside it (with `media="message"`, they follow the results
+    in the same user message and this block's text says so)."""
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": result.result_content,
+        "content": result.result_content if not result.result_parts else _content(result, media),
     }
     if result.fail_reason is not None:
         block["is_error"] = True
     return block
+
+
+def _content(
+    result: ToolCallResult[Any], media: MediaPlacement
+) -> str | list[TextBlockParam | ImageBlockParam | DocumentBlockParam]:
+    blocks: list[TextBlockParam | ImageBlockParam | DocumentBlockParam] = []
+    moved = 0
+    native = False
+    for part in result.result_parts:
+        if isinstance(part, str):
+            if part:
+                blocks.append({"type": "text", "text": part})
+            continue
+        placement, reason = place(part, media)
+        if placement == "native":
+            blocks.append(media_block(part))
+            native = True
+        elif placement == "note":
+            blocks.append({"type": "text", "text": note_for(part, reason)})
+        else:
+            moved += 1
+    if moved:
+        blocks.append({"type": "text", "text": attachments_line(moved)})
+    if not native:  # text and notes only: plain text, as for any text result
+        return "\n".join(b["text"] for b in blocks if b["type"] == "text")
+    return blocks
+
+
+def attachment_blocks(
+    results: Sequence[ToolCallResult[Any]], media: MediaPlacement
+) -> list[TextBlockParam | ImageBlockParam | DocumentBlockParam]:
+    """The blocks that follow the tool_result blocks (with `media="message"`), each
+    result's introduced by its tool and call id."""
+    blocks: list[TextBlockParam | ImageBlockParam | DocumentBlockParam] = []
+    for result in results:
+        moved = [p for p in media_parts(result) if place(p, media)[0] == "message"]
+        if not moved:
+            continue
+        intro = f"From {result.name} (call {result.call_id}):"
+        blocks.append({"type": "text", "text": intro})
+        blocks.extend(media_block(part) for part in moved)
+    return blocks
+
+
+def media_block(part: MediaPart) -> ImageBlockParam | DocumentBlockParam:
+    """An image or document block for a part Anthropic takes."""
+    if isinstance(part, ImagePart):
+        if part.data is not None:
+            media_type: Any = part.media_type
+            return {
+                "type": "image",
+                "source": {"type": "base64", "media_type": media_type, "data": b64(part.data)},
+            }
+        if part.url is not None:
+            return {"type": "image", "source": {"type": "url", "url": part.url}}
+        assert part.file_id is not None
+        return {"type": "image", "source": {"type": "file", "file_id": part.file_id}}
+    document: DocumentBlockParam
+    if part.data is not None and part.media_type == "application/pdf":
+        document = {
+            "type": "document",
+            "source": {"type": "base64", "media_type": "application/pdf", "data": b64(part.data)},
+        }
+    elif part.data is not None:  # a text document
+        text = part.data.decode("utf-8", errors="replace")
+        document = {
+            "type": "document",
+            "source": {"type": "text", "media_type": "text/plain", "data": text},
+        }
+    elif part.url is not None:
+        document = {"type": "document", "source": {"type": "url", "url": part.url}}
+    else:
+        assert part.file_id is not None
+        document = {"type": "document", "source": {"type": "file", "file_id": part.file_id}}
+    if part.filename:
+        document["title"] = part.filename
+    return document

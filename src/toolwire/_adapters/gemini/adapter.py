@@ -79,11 +79,14 @@ from ..._json import copy_json
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import TurnStatus, call_text, check_tool_name, synthesized_id
 from .._mismatch import is_sdk_type, wrong_object
+from .results import attachments, function_response_part, place
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
 
     from ..._definition import CustomToolSpec, FunctionToolSpec, GeminiResponseFormat
+    from ..._media import MediaPlacement, Placement
+    from ..._parts import MediaPart
     from ..._result import ToolCallResult
     from .stream import GeminiStreamAccumulator
 
@@ -203,11 +206,16 @@ class GeminiAdapter:
             return [model_content]
         return [model_content.model_copy(update={"role": "model"})]
 
-    def tool_result_messages(self, results: Sequence[ToolCallResult[Any]]) -> list[Content]:
+    def tool_result_messages(
+        self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
+    ) -> list[Content]:
         from google.genai import types
 
-        parts = [result.function_response_part for result in results]
-        return [types.Content(role="user", parts=parts)]
+        parts = [function_response_part(result, media) for result in results]
+        return [types.Content(role="user", parts=parts), *attachments(results, media)]
+
+    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+        return place(part, media)
 
     def turn_status(self, response: object) -> TurnStatus:
         turn = _turn_of(response)

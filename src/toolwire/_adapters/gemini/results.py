@@ -1,18 +1,37 @@
 """Gemini result rendering: one `function_response` Part per call.
 
+A `FunctionResponse` carries media in its `parts` (Gemini 3 models read them): images
+(png, jpeg, webp), PDFs and plain text go there, with the result's text under
+`response`. Audio, video and other types go in one user `Content` right after the
+function responses, where every Gemini model reads them; so do all media with
+`media="message"`, which models before Gemini 3 need (they reject media in function
+responses). Inline data over 20 MB is noted instead: upload it with the Files API and
+return its URI as `file_id`.
+
 `google.genai` is imported only when a Gemini result is rendered.
 """
 
 from __future__ import annotations
 
+import mimetypes
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from ..._media import (
+    MediaPlacement,
+    Placement,
+    attachments_line,
+    media_parts,
+    note_for,
+)
+from ..._parts import ImagePart, MediaPart
+
 if TYPE_CHECKING:
-    from google.genai.types import Part
+    from google.genai.types import Content, FunctionResponsePart, Part
 
     from ..._result import ToolCallResult
 
-__all__ = ["NAMELESS_CALL_NAME", "function_response_part"]
+__all__ = ["NAMELESS_CALL_NAME", "attachments", "function_response_part", "place"]
 
 NAMELESS_CALL_NAME = "unnamed_function"
 """The name a function response carries when its call came without one.
@@ -22,21 +41,115 @@ by position when they have no ids; a malformed call with no name would otherwise
 an unnamed response that breaks every later request of the conversation. The call is
 answered "invalid_name" (no tool has the empty name), under this placeholder."""
 
+FUNCTION_RESPONSE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
+)
+"""What a function response's parts take (Gemini 3); the rest goes in a user Content."""
+GEMINI_MAX_INLINE_BYTES = 20 * 1024 * 1024
 
-def function_response_part(result: ToolCallResult[Any]) -> Part:
+
+def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+    """Where a part goes on Gemini: inside the function response, in a user Content
+    after the responses, or a note when it cannot be sent."""
+    if part.data is not None and len(part.data) > GEMINI_MAX_INLINE_BYTES:
+        return "note", (
+            "Gemini takes inline data of up to 20 MB; upload larger files with the Files API "
+            "and return the file's URI as file_id"
+        )
+    media_type = _media_type(part)
+    if media_type is None:
+        return "note", "Gemini needs the media_type of a file given by URL or file id"
+    if media == "message":
+        return "message", "media='message' was asked for"
+    if media_type not in FUNCTION_RESPONSE_TYPES:
+        return "message", (
+            f"a function response's parts take images, PDFs and plain text, not {media_type}"
+        )
+    return "native", ""
+
+
+def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = "native") -> Part:
     """The Part answering `result`'s call.
 
-    `response` is always an object: the text under "output", or under "error" for
-    a failure. `id` is set exactly when the call carried one: an id toolwire
-    synthesized for bookkeeping never goes on the wire.
+    `response` is always an object: the text under "output", or under "error" for a
+    failure. `id` is set exactly when the call carried one: an id toolwire
+    synthesized for bookkeeping never goes on the wire. Images, PDFs and text files go
+    in `parts`; other media follow in the user Content `tool_result_messages` adds, and
+    the text says so.
     """
     from google.genai import types
 
     key = "output" if result.fail_reason is None else "error"
+    text = result.result_content
+    parts: list[FunctionResponsePart] | None = None
+    if result.result_parts:
+        lines = [text] if text else []
+        moved = 0
+        for part in media_parts(result):
+            placement, reason = place(part, media)
+            if placement == "native":
+                parts = parts or []
+                parts.append(_response_part(part))
+            elif placement == "note":
+                lines.append(note_for(part, reason))
+            else:
+                moved += 1
+        if moved:
+            lines.append(attachments_line(moved))
+        text = "\n".join(lines)
     return types.Part(
         function_response=types.FunctionResponse(
             id=None if result.synthesized_id else result.call_id,
             name=result.name or NAMELESS_CALL_NAME,
-            response={key: result.result_content},
+            response={key: text},
+            parts=parts,
         )
     )
+
+
+def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -> list[Content]:
+    """The user Content after the function responses holding the media placed there,
+    each result's introduced by its tool and call; none when there are none."""
+    from google.genai import types
+
+    parts: list[Part] = []
+    for result in results:
+        moved = [p for p in media_parts(result) if place(p, media)[0] == "message"]
+        if not moved:
+            continue
+        parts.append(types.Part(text=f"From {result.name} (call {result.call_id}):"))
+        for part in moved:
+            media_type = _media_type(part)
+            if part.data is not None:
+                blob = types.Blob(mime_type=media_type, data=bytes(part.data))
+                parts.append(types.Part(inline_data=blob))
+            else:
+                uri = part.url if part.url is not None else part.file_id
+                parts.append(
+                    types.Part(file_data=types.FileData(file_uri=uri, mime_type=media_type))
+                )
+    return [types.Content(role="user", parts=parts)] if parts else []
+
+
+def _response_part(part: MediaPart) -> FunctionResponsePart:
+    from google.genai import types
+
+    media_type = _media_type(part)
+    if part.data is not None:
+        blob = types.FunctionResponseBlob(mime_type=media_type, data=bytes(part.data))
+        return types.FunctionResponsePart(inline_data=blob)
+    uri = part.url if part.url is not None else part.file_id
+    data = types.FunctionResponseFileData(file_uri=uri, mime_type=media_type)
+    return types.FunctionResponsePart(file_data=data)
+
+
+def _media_type(part: MediaPart) -> str | None:
+    if part.media_type is not None:
+        return part.media_type
+    if part.url is not None:  # Gemini needs a type: read it off the URL's extension
+        guessed, _ = mimetypes.guess_type(part.url)
+        if guessed is not None and (
+            guessed.startswith("image/") or not isinstance(part, ImagePart)
+        ):
+            return guessed
+    return None

@@ -13,21 +13,23 @@ from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
-from .results import tool_message
+from .results import attachments, place, tool_message
 
 if TYPE_CHECKING:
     from openai.types.chat import (
         ChatCompletionAssistantMessageParam,
         ChatCompletionCustomToolParam,
         ChatCompletionFunctionToolParam,
+        ChatCompletionMessageParam,
         ChatCompletionMessageToolCallUnionParam,
-        ChatCompletionToolMessageParam,
     )
     from openai.types.chat.chat_completion_custom_tool_param import Custom
     from openai.types.shared_params import FunctionDefinition, ResponseFormatJSONSchema
     from openai.types.shared_params.response_format_json_schema import JSONSchema
 
     from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._media import MediaPlacement, Placement
+    from ..._parts import MediaPart
     from ..._result import ToolCallResult
     from .stream import ChatStreamAccumulator
 
@@ -145,9 +147,14 @@ class ChatCompletionsAdapter:
         return [param]
 
     def tool_result_messages(
-        self, results: Sequence[ToolCallResult[Any]]
-    ) -> list[ChatCompletionToolMessageParam]:
-        return [tool_message(result) for result in results]
+        self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
+    ) -> list[ChatCompletionMessageParam]:
+        messages: list[ChatCompletionMessageParam] = [tool_message(result) for result in results]
+        messages += attachments(results)  # tool messages take text only, whatever `media`
+        return messages
+
+    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+        return place(part, media)
 
     def stream_accumulator(self) -> ChatStreamAccumulator:
         from .stream import ChatStreamAccumulator

@@ -35,7 +35,7 @@ from .._mismatch import is_sdk_type, mro_names, wrong_object
 from ..openai_chat.adapter import OPENAI_NAME, OPENAI_NAME_RULE
 from .items import CALL_KINDS, ITEM_TYPES, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
-from .results import output_item
+from .results import attachments, output_item, place
 
 if TYPE_CHECKING:
     from openai.types.responses import (
@@ -46,6 +46,8 @@ if TYPE_CHECKING:
     )
 
     from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._media import MediaPlacement, Placement
+    from ..._parts import MediaPart
     from ..._result import ToolCallResult
     from .stream import ResponsesStreamAccumulator
 
@@ -134,9 +136,13 @@ class ResponsesAdapter:
         return replayed
 
     def tool_result_messages(
-        self, results: Sequence[ToolCallResult[Any]]
+        self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[ResponseInputItemParam]:
-        return [output_item(result) for result in results]
+        items: list[ResponseInputItemParam] = [output_item(r, media) for r in results]
+        return items + attachments(results, media)
+
+    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
+        return place(part, media)
 
     def stream_accumulator(self) -> ResponsesStreamAccumulator:
         from .stream import ResponsesStreamAccumulator

@@ -1,0 +1,167 @@
+"""Where each image and file of a result goes, per API: the neutral half.
+
+Each API's results module decides, part by part, one of three placements:
+
+- "native": inside the tool result itself (Responses `function_call_output.output`,
+  Anthropic `tool_result.content`, Gemini `FunctionResponse.parts`);
+- "message": in one user message right after the turn's results (Chat Completions,
+  whose tool messages take text only; Gemini audio and video; any API with
+  `media="message"`);
+- "note": nowhere the API takes it (audio on the OpenAI APIs, which answer 400; a
+  document URL on Chat Completions...). The model reads a short note in the result's
+  text instead, and `media_report` tells the caller what was not delivered and why.
+
+Nothing is dropped silently. Error results are text only.
+"""
+
+from __future__ import annotations
+
+import base64
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, media_kind
+
+if TYPE_CHECKING:
+    from ._api import Api
+    from ._result import ToolCallResult
+
+__all__ = [
+    "MediaDelivery",
+    "MediaPlacement",
+    "MediaReport",
+    "Placement",
+    "attachments_line",
+    "b64",
+    "data_url",
+    "describe",
+    "media_parts",
+    "note_for",
+    "plan",
+    "text_of",
+]
+
+MediaPlacement = Literal["native", "message"]
+"""What `tool_result_messages(..., media=...)` asks for: media inside the results where
+the API allows ("native", the default), or in one user message right after them."""
+
+Placement = Literal["native", "message", "note"]
+
+Rule = Callable[[MediaPart, MediaPlacement], "tuple[Placement, str]"]
+"""One API's decision for a part: its placement, and why when it is not "native"."""
+
+
+@dataclass(frozen=True, slots=True)
+class MediaDelivery:
+    """Where one image or file of a result went.
+
+    Attributes:
+        call_id: the call whose result it belongs to.
+        name: the tool name.
+        part: the `ImagePart` or `FilePart`.
+        placement: "native" (inside the tool result), "message" (in the user message
+            right after the results) or "note" (not delivered: the model reads a note).
+        reason: why it is not "native" (empty when it is).
+    """
+
+    call_id: str
+    name: str
+    part: MediaPart
+    placement: Placement
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class MediaReport:
+    """What happened to every image and file of a turn's results on one API.
+
+    Made by `media_report(results, api, media=...)`, with the same decisions
+    `tool_result_messages` takes. `undelivered` lists the parts the model only reads a
+    note about; check it when a tool returns media an API may not take (audio on the
+    OpenAI APIs, a document URL on Chat Completions).
+    """
+
+    api: Api
+    deliveries: tuple[MediaDelivery, ...]
+
+    @property
+    def undelivered(self) -> tuple[MediaDelivery, ...]:
+        """The parts the API takes nowhere: the model reads a note instead."""
+        return tuple(d for d in self.deliveries if d.placement == "note")
+
+    def __str__(self) -> str:
+        if not self.deliveries:
+            return f"{self.api}: no images or files."
+        lines = [f"{self.api}: {len(self.deliveries)} image(s) or file(s)"]
+        for d in self.deliveries:
+            why = f": {d.reason}" if d.reason else ""
+            lines.append(f"- {describe(d.part)} from {d.name} ({d.call_id}): {d.placement}{why}")
+        return "\n".join(lines)
+
+
+def media_parts(result: ToolCallResult[Any]) -> list[MediaPart]:
+    """The images and files of a result, in order (none for text or a failure)."""
+    return [p for p in result.result_parts if not isinstance(p, str)]
+
+
+def plan(
+    results: Sequence[ToolCallResult[Any]], api: Api, rule: Rule, media: MediaPlacement
+) -> list[MediaDelivery]:
+    """Every media part of `results`, placed by `api`'s `rule`."""
+    deliveries: list[MediaDelivery] = []
+    for result in results:
+        for part in media_parts(result):
+            placement, reason = rule(part, media)
+            deliveries.append(MediaDelivery(result.call_id, result.name, part, placement, reason))
+    return deliveries
+
+
+def text_of(parts: Sequence[ResultPart]) -> str:
+    return "\n".join(p for p in parts if isinstance(p, str))
+
+
+def describe(part: MediaPart) -> str:
+    """A short name for a part, for notes and reports: "image (image/png, 12 KB)"."""
+    kind = media_kind(part.media_type)
+    noun = "image" if isinstance(part, ImagePart) else "file" if kind == "unknown" else kind
+    if isinstance(part, FilePart) and part.filename:
+        noun = f"{noun} {part.filename!r}"
+    if part.data is not None:
+        source = f"{part.media_type}, {_size(len(part.data))}"
+    elif part.url is not None:
+        shown = part.url if len(part.url) <= 80 else part.url[:77] + "..."
+        source = f"at {shown}"
+    else:
+        source = f"uploaded file {part.file_id}"
+    return f"{noun} ({source})"
+
+
+def note_for(part: MediaPart, reason: str) -> str:
+    """The text the model reads where a part could not be delivered."""
+    return f"[The tool returned {describe(part)}, which could not be shown to you: {reason}.]"
+
+
+def attachments_line(count: int) -> str:
+    """What a result's text says when its media follow in the next user message."""
+    if count == 1:
+        return "[The image or file this tool returned follows in the next message.]"
+    return f"[The {count} images or files this tool returned follow in the next message.]"
+
+
+def b64(data: bytes) -> str:
+    return base64.b64encode(data).decode("ascii")
+
+
+def data_url(part: MediaPart) -> str:
+    """The part's bytes as a `data:` URL (`data:image/png;base64,...`)."""
+    assert part.data is not None
+    return f"data:{part.media_type};base64,{b64(part.data)}"
+
+
+def _size(count: int) -> str:
+    if count < 1024:
+        return f"{count} bytes"
+    if count < 1024 * 1024:
+        return f"{count / 1024:.0f} KB"
+    return f"{count / (1024 * 1024):.1f} MB"

@@ -1,0 +1,244 @@
+"""Media a handler returns: `ImagePart` and `FilePart`, next to plain `str` text.
+
+A handler returns `(text, context)` as always, or `(parts, context)` where `parts` is a
+sequence of `str`, `ImagePart` and `FilePart`, in the order the model should see them.
+Each adapter renders them natively where its API takes media in a tool result, and
+falls back the documented way where it does not (see `toolwire._media`).
+
+Each media part has exactly one source: `data` (bytes, with `media_type`), `url`, or
+`file_id` (a file uploaded to one provider: OpenAI's `file-...`, Anthropic's
+`file_...`, Gemini's file URI). Build them from a path or bytes in one call:
+`ImagePart.from_path("chart.png")`, `FilePart.from_bytes(pdf_bytes)`.
+"""
+
+from __future__ import annotations
+
+import mimetypes
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from typing_extensions import TypeAliasType
+
+from .exceptions import MediaError
+
+__all__ = [
+    "FilePart",
+    "IMAGE_TYPES",
+    "ImagePart",
+    "MediaPart",
+    "ResultPart",
+    "ToolContent",
+    "guess_media_type",
+    "media_kind",
+]
+
+IMAGE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/gif", "image/webp", "image/heic", "image/heif"}
+)
+"""Image types some API takes (OpenAI: png, jpeg, gif, webp; Anthropic: the same;
+Gemini: png, jpeg, webp, heic, heif)."""
+
+_FILE_KINDS = ("application/pdf", "text/", "audio/", "video/")
+"""Prefixes of the file types some API takes: PDFs, text, audio and video."""
+
+
+def media_kind(media_type: str | None) -> str:
+    """ "image", "document" (PDF, text), "audio", "video", or "unknown" (no type given)."""
+    if media_type is None:
+        return "unknown"
+    if media_type.startswith("image/"):
+        return "image"
+    if media_type.startswith("audio/"):
+        return "audio"
+    if media_type.startswith("video/"):
+        return "video"
+    return "document"
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ImagePart:
+    """An image for the model: `data` with `media_type`, or a `url`, or a provider
+    `file_id`. `ImagePart.from_path(...)` and `ImagePart.from_bytes(...)` fill the media
+    type in."""
+
+    data: bytes | None = None
+    """The image's bytes (sent base64-encoded, inline)."""
+    media_type: str | None = None
+    """`image/png`, `image/jpeg`, `image/gif`, `image/webp` (also heic/heif for Gemini).
+    Required with `data`; optional with `url` or `file_id` (Gemini needs it there)."""
+    url: str | None = None
+    """A URL the API fetches itself (`https://...`, or a `data:` URL)."""
+    file_id: str | None = None
+    """A file uploaded to the provider you send it to (it belongs to that one provider)."""
+
+    def __post_init__(self) -> None:
+        _check_source(self)
+        if self.media_type is not None and self.media_type not in IMAGE_TYPES:
+            raise MediaError(
+                f"ImagePart media_type {self.media_type!r} is not an image type any API takes "
+                f"({', '.join(sorted(IMAGE_TYPES))}). Convert the image, or send other "
+                "files as FilePart."
+            )
+
+    @classmethod
+    def from_bytes(cls, data: bytes, media_type: str | None = None) -> ImagePart:
+        """An inline image; the media type is read from the bytes' signature when not given."""
+        return cls(data=data, media_type=media_type or _required_type(data, None, "ImagePart"))
+
+    @classmethod
+    def from_path(cls, path: str | Path, media_type: str | None = None) -> ImagePart:
+        """An inline image read from a file; the media type comes from its bytes or name."""
+        data = Path(path).read_bytes()
+        return cls(data=data, media_type=media_type or _required_type(data, path, "ImagePart"))
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FilePart:
+    """A document, audio or video file for the model: `data` with `media_type`, or a
+    `url`, or a provider `file_id`; `filename` is shown where the API takes one.
+    `FilePart.from_path(...)` and `FilePart.from_bytes(...)` fill the media type in."""
+
+    data: bytes | None = None
+    """The file's bytes (sent base64-encoded, inline; text documents as text)."""
+    media_type: str | None = None
+    """What it is: `application/pdf`, `text/plain` (or another `text/...`), `audio/...`,
+    `video/...`. Required with `data`; optional with `url` or `file_id`."""
+    url: str | None = None
+    """A URL the API fetches itself."""
+    file_id: str | None = None
+    """A file uploaded to the provider you send it to (it belongs to that one provider)."""
+    filename: str | None = None
+    """The file's name, where the API shows one to the model."""
+
+    def __post_init__(self) -> None:
+        _check_source(self)
+        media_type = self.media_type
+        if media_type is None:
+            return
+        if media_type.startswith("image/"):
+            raise MediaError(
+                f"FilePart has the image type {media_type!r}: send images as ImagePart, "
+                "which every API renders as an image."
+            )
+        if not media_type.startswith(_FILE_KINDS):
+            raise MediaError(
+                f"No API takes a {media_type!r} file in a tool result. Send PDFs, text "
+                "(text/...), audio or video as FilePart, put the file's text in a str "
+                "part, or convert it to PDF."
+            )
+
+    @classmethod
+    def from_bytes(
+        cls, data: bytes, media_type: str | None = None, *, filename: str | None = None
+    ) -> FilePart:
+        """An inline file; the media type is read from `filename` or the bytes'
+        signature when not given."""
+        media_type = media_type or _required_type(data, filename, "FilePart")
+        return cls(data=data, media_type=media_type, filename=filename)
+
+    @classmethod
+    def from_path(
+        cls, path: str | Path, media_type: str | None = None, *, filename: str | None = None
+    ) -> FilePart:
+        """An inline file read from disk; `filename` defaults to the file's name."""
+        path = Path(path)
+        data = path.read_bytes()
+        media_type = media_type or _required_type(data, path, "FilePart")
+        return cls(data=data, media_type=media_type, filename=filename or path.name)
+
+
+MediaPart = TypeAliasType("MediaPart", ImagePart | FilePart)
+"""An image or a file a handler returns."""
+
+ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart)
+"""One part of a handler's result: text, an image or a file."""
+
+if TYPE_CHECKING:
+    ToolContent = TypeAliasType("ToolContent", str | Sequence[str | ImagePart | FilePart])
+    """What a handler returns in the first slot: text, or parts in the order the model
+    should see them."""
+else:
+    ToolContent = TypeAliasType("ToolContent", str | Sequence[ResultPart])
+
+
+def _check_source(part: ImagePart | FilePart) -> None:
+    kind = type(part).__name__
+    sources = [name for name in ("data", "url", "file_id") if getattr(part, name) is not None]
+    if len(sources) != 1:
+        given = f"gets {' and '.join(sources)}" if sources else "gets none"
+        raise MediaError(
+            f"{kind} takes exactly one source, data (bytes), url or file_id; this one "
+            f"{given}. Build one part per source."
+        )
+    if part.data is not None:
+        if not isinstance(part.data, bytes | bytearray | memoryview):
+            raise MediaError(
+                f"{kind}.data must be bytes, not {type(part.data).__name__}; for text, "
+                "return a str part (or encode it and give media_type='text/plain')."
+            )
+        if part.media_type is None:
+            raise MediaError(
+                f"{kind}(data=...) needs a media_type; {kind}.from_bytes(data) reads it "
+                "from the bytes' signature."
+            )
+    for name in ("url", "file_id"):
+        value = getattr(part, name)
+        if value is not None and (not isinstance(value, str) or not value):
+            raise MediaError(f"{kind}.{name} must be a non-empty string, not {value!r}.")
+
+
+_SIGNATURES: tuple[tuple[bytes, int, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", 0, "image/png"),
+    (b"\xff\xd8\xff", 0, "image/jpeg"),
+    (b"GIF87a", 0, "image/gif"),
+    (b"GIF89a", 0, "image/gif"),
+    (b"%PDF-", 0, "application/pdf"),
+    (b"ID3", 0, "audio/mpeg"),
+    (b"OggS", 0, "audio/ogg"),
+    (b"fLaC", 0, "audio/flac"),
+    (b"\x1a\x45\xdf\xa3", 0, "video/webm"),
+)
+"""Magic bytes at an offset, and the media type they announce."""
+
+
+def guess_media_type(data: bytes, filename: str | Path | None = None) -> str | None:
+    """The media type of `data`, from its signature, else from `filename`'s extension;
+    None when neither says."""
+    head = bytes(data[:16])
+    for magic, offset, media_type in _SIGNATURES:
+        if head[offset : offset + len(magic)] == magic:
+            return media_type
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "image/webp"
+    if head[:4] == b"RIFF" and head[8:12] == b"WAVE":
+        return "audio/wav"
+    if head[4:8] == b"ftyp":  # ISO media: mp4, mov, heic, m4a
+        brand = head[8:12]
+        if brand in (b"heic", b"heix", b"mif1"):
+            return "image/heic"
+        if brand == b"M4A ":
+            return "audio/mp4"
+        if brand == b"qt  ":
+            return "video/quicktime"
+        return "video/mp4"
+    if head[:2] in (b"\xff\xfb", b"\xff\xf3", b"\xff\xf2"):
+        return "audio/mpeg"
+    if filename is not None:
+        guessed, _ = mimetypes.guess_type(str(filename))
+        if guessed is not None:
+            return guessed
+    return None
+
+
+def _required_type(data: bytes, filename: str | Path | None, kind: str) -> str:
+    media_type = guess_media_type(data, filename)
+    if media_type is None:
+        named = f" or the name {str(filename)!r}" if filename is not None else ""
+        raise MediaError(
+            f"Cannot tell what these {len(data):,} bytes are from their signature{named}. "
+            f"Pass media_type= to {kind}.from_bytes / from_path (e.g. 'application/pdf', "
+            "'text/plain', 'image/png')."
+        )
+    return media_type
