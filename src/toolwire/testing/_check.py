@@ -6,16 +6,19 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from .._api import Api, check_api
-from ._rules import HistoryProblem
+from ._rules import HistoryProblem, sorted_problems
 from ._rules_anthropic import anthropic_history_problems
 from ._rules_chat import chat_history_problems
 from ._rules_gemini import gemini_history_problems
+from ._rules_media import media_problems
 from ._rules_responses import responses_history_problems
 
 __all__ = ["check_history"]
 
 
-def check_history(history: Sequence[object], api: Api) -> list[HistoryProblem]:
+def check_history(
+    history: Sequence[object], api: Api, *, model: str | None = None
+) -> list[HistoryProblem]:
     """Problems the API would reject `history` for, in plain words; [] when it is fine.
 
     `history` is what you would send: chat `messages`, Responses `input` items,
@@ -24,17 +27,22 @@ def check_history(history: Sequence[object], api: Api) -> list[HistoryProblem]:
     the right place (chat: tool messages right after the assistant message; Anthropic:
     all tool_result blocks first in the next user message; Gemini: one user Content
     with one function response per call), no result without a call, and Gemini thought
-    signatures kept on replayed calls.
+    signatures kept on replayed calls. Images and files must be of a shape the API takes
+    where they are (no media in Chat tool messages, no audio in OpenAI tool outputs...);
+    `model` adds the rules that depend on it (Gemini models before 3 take no media in
+    function responses; Chat audio needs an audio model).
     """
     wire = [_wire(entry) for entry in history]
     api = check_api(api)
     if api == "chat.completions":
-        return chat_history_problems(wire)
-    if api == "responses":
-        return responses_history_problems(wire)
-    if api == "anthropic":
-        return anthropic_history_problems(wire)
-    return gemini_history_problems(wire)
+        problems = chat_history_problems(wire)
+    elif api == "responses":
+        problems = responses_history_problems(wire)
+    elif api == "anthropic":
+        problems = anthropic_history_problems(wire)
+    else:
+        problems = gemini_history_problems(wire)
+    return sorted_problems([*problems, *media_problems(wire, api, model=model)])
 
 
 def _wire(entry: object) -> Mapping[str, Any]:

@@ -33,6 +33,7 @@ from ...testing._fake import (
 )
 from ...testing._rules import HistoryProblem, blocks_of, field, text_field
 from ...testing._rules_anthropic import anthropic_history_problems
+from ...testing._rules_media import media_problems
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -63,6 +64,7 @@ class AnthropicCodec:
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         messages = json_list(body.get("messages"))
         problems = anthropic_history_problems(messages)
+        problems += media_problems(messages, "anthropic")
         problems += _signature_problems(messages)
         if _thinking_enabled(body):
             problems += _missing_thinking(messages)

@@ -32,6 +32,7 @@ from ...testing._fake import (
 )
 from ...testing._rules import HistoryProblem, blocks_of, field, text_field
 from ...testing._rules_gemini import gemini_history_problems, gemini_signature_key
+from ...testing._rules_media import media_problems
 
 __all__ = ["GeminiCodec", "fake_signature", "gemini_error"]
 
@@ -70,12 +71,17 @@ class GeminiCodec:
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         signatures: dict[str, bytes] = server.state.get(SIGNATURES, {})
-        return gemini_history_problems(_contents(body), signatures=signatures)
+        contents = _contents(body)
+        problems = gemini_history_problems(contents, signatures=signatures)
+        return sorted([*problems, *media_problems(contents, "gemini")], key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         model, action = _route(path)
         request = FakeRequest(tools=_tools(body), stream=action == "streamGenerateContent")
         request.model = model or "gemini-fake"
+        by_model = media_problems(_contents(body), "gemini", model=request.model)
+        if by_model:
+            raise RejectedRequest("\n".join(p.message for p in by_model))
         calling = field(field(body, "toolConfig", "tool_config"), "functionCallingConfig")
         mode = text_field(calling, "mode").upper()
         allowed = field(calling, "allowedFunctionNames", "allowed_function_names")

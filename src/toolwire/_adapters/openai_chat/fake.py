@@ -20,6 +20,7 @@ from ...testing._fake import (
 )
 from ...testing._rules import HistoryProblem, field
 from ...testing._rules_chat import chat_history_problems
+from ...testing._rules_media import media_problems
 
 __all__ = ["ChatCodec", "openai_error"]
 
@@ -35,7 +36,13 @@ class ChatCodec:
         return method == "POST" and path.endswith("/chat/completions")
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
-        return chat_history_problems(json_list(body.get("messages")))
+        messages = json_list(body.get("messages"))
+        model = body.get("model")
+        problems = chat_history_problems(messages)
+        problems += media_problems(
+            messages, "chat.completions", model=model if isinstance(model, str) else None
+        )
+        return sorted(problems, key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         tools: list[FakeTool] = []

@@ -43,6 +43,7 @@ from ...testing._fake import (
     sse,
 )
 from ...testing._rules import HistoryProblem, field, text_field
+from ...testing._rules_media import media_problems
 from ...testing._rules_responses import responses_history_problems
 from ..openai_chat.fake import CREATED, openai_error
 
@@ -79,6 +80,7 @@ class ResponsesCodec:
             return []  # read() rejects the unknown previous_response_id
         items = [*previous, *_input(body)]
         problems = responses_history_problems(items)
+        problems += media_problems(items, "responses")
         for index in range(len(previous), len(items)):
             problem = _reasoning_problem(index, items[index], store)
             if problem is not None:

@@ -1,0 +1,223 @@
+"""What the live APIs answer 400 to in the images and files of a history.
+
+The pairing rules (`_rules_<api>`) say whether every call is answered in the right
+place; these say whether the media in the answers (and in user messages) are of a
+shape the API takes:
+
+- Chat Completions: a tool message with anything but text parts ("tool messages
+  take text only"); audio in a user message for a model that is not an audio model
+  (recorded: 400); an image or file `data:` URL of a type OpenAI takes nowhere.
+- Responses: an `input_file` of audio or video (by `file_data` or `file_url`; recorded:
+  400), an `input_image` whose `data:` URL is not a png, jpeg, gif or webp image.
+- Anthropic: an image of a type other than jpeg, png, gif, webp; a base64 document that
+  is not a PDF; a content block type the API does not define for user content.
+- Gemini: media in a function response's `parts` for a model before Gemini 3 (they
+  answer 400; send them in a user Content with `media="message"`), or of a type other
+  than png, jpeg, webp images, PDF and plain text.
+
+`model` is the request's model name, for the rules that depend on it; without it they
+are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .._api import Api
+from ._rules import HistoryProblem, blocks_of, field, text_field
+
+__all__ = ["media_problems"]
+
+_OPENAI_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+_ANTHROPIC_IMAGES = _OPENAI_IMAGES
+_ANTHROPIC_USER_BLOCKS = frozenset(
+    {
+        "text",
+        "image",
+        "document",
+        "search_result",
+        "tool_result",
+        "tool_reference",
+        "container_upload",
+    }
+)
+_GEMINI_RESPONSE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
+)
+_BEFORE_GEMINI_3 = re.compile(r"(^|/)gemini-(1|2)(\.|-)")
+_AUDIO_VIDEO_EXTENSIONS = re.compile(r"\.(mp3|wav|m4a|aac|ogg|flac|opus|mp4|mov|webm|avi|mkv)$")
+
+
+def media_problems(
+    history: Sequence[Mapping[str, Any]], api: Api, *, model: str | None = None
+) -> list[HistoryProblem]:
+    """Every media shape in `history` (the request's wire JSON list) `api` rejects."""
+    if api == "chat.completions":
+        return _chat(history, model)
+    if api == "responses":
+        return _responses(history)
+    if api == "anthropic":
+        return _anthropic(history)
+    return _gemini(history, model)
+
+
+def _data_url_type(url: str) -> str | None:
+    if not url.startswith("data:"):
+        return None
+    return url[5:].split(";", 1)[0].split(",", 1)[0] or None
+
+
+def _chat(messages: Sequence[Mapping[str, Any]], model: str | None) -> list[HistoryProblem]:
+    problems: list[HistoryProblem] = []
+    audio_model = model is None or "audio" in model
+    for index, message in enumerate(messages):
+        role = text_field(message, "role")
+        here = f"messages[{index}] ({role or 'no role'})"
+        for part in blocks_of(message, "content"):
+            kind = text_field(part, "type")
+            if role == "tool" and kind != "text":
+                problems.append(
+                    HistoryProblem(
+                        index,
+                        f"{here} has a {kind!r} part, but tool messages take text only; put "
+                        "images and files in a user message after the tool messages",
+                    )
+                )
+            elif kind == "input_audio" and not audio_model:
+                problems.append(
+                    HistoryProblem(
+                        index,
+                        f"{here} has audio, which the model {model!r} does not take (the "
+                        "live API answers 400); describe it in text instead",
+                    )
+                )
+            elif kind == "image_url":
+                url = text_field(field(part, "image_url"), "url")
+                media_type = _data_url_type(url)
+                if media_type is not None and media_type not in _OPENAI_IMAGES:
+                    problems.append(
+                        HistoryProblem(
+                            index,
+                            f"{here} has an image_url of type {media_type!r}; OpenAI takes "
+                            "png, jpeg, gif and webp images",
+                        )
+                    )
+            elif kind == "file":
+                media_type = _data_url_type(text_field(field(part, "file"), "file_data"))
+                if media_type is not None and media_type.startswith(("audio/", "video/")):
+                    problems.append(
+                        HistoryProblem(
+                            index,
+                            f"{here} has a file of type {media_type!r}; OpenAI takes no "
+                            "audio or video files (the live API answers 400)",
+                        )
+                    )
+    return problems
+
+
+def _responses(items: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
+    problems: list[HistoryProblem] = []
+    for index, item in enumerate(items):
+        kind = text_field(item, "type")
+        if kind in ("function_call_output", "custom_tool_call_output"):
+            parts, where = blocks_of(item, "output"), f"input[{index}] ({kind})"
+        elif text_field(item, "role"):
+            parts, where = (
+                blocks_of(item, "content"),
+                f"input[{index}] ({text_field(item, 'role')})",
+            )
+        else:
+            continue
+        for part in parts:
+            problem = _responses_part(part)
+            if problem:
+                problems.append(HistoryProblem(index, f"{where} has {problem}"))
+    return problems
+
+
+def _responses_part(part: Mapping[str, Any]) -> str:
+    kind = text_field(part, "type")
+    if kind == "input_file":
+        media_type = _data_url_type(text_field(part, "file_data")) or ""
+        url = text_field(part, "file_url").lower().split("?", 1)[0]
+        if media_type.startswith(("audio/", "video/")) or _AUDIO_VIDEO_EXTENSIONS.search(url):
+            return (
+                "an input_file of audio or video, which the Responses API rejects (Invalid "
+                "file type: the live API answers 400)"
+            )
+    elif kind == "input_image":
+        media_type = _data_url_type(text_field(part, "image_url"))
+        if media_type is not None and media_type not in _OPENAI_IMAGES:
+            return f"an input_image of type {media_type!r}; OpenAI takes png, jpeg, gif and webp"
+    return ""
+
+
+def _anthropic(messages: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
+    problems: list[HistoryProblem] = []
+    for index, message in enumerate(messages):
+        if text_field(message, "role") != "user":
+            continue
+        for block in blocks_of(message, "content"):
+            found = [_anthropic_block(block)]
+            if text_field(block, "type") == "tool_result":
+                found += [_anthropic_block(inner) for inner in blocks_of(block, "content")]
+            problems += [
+                HistoryProblem(index, f"messages[{index}] (user) has {p}") for p in found if p
+            ]
+    return problems
+
+
+def _anthropic_block(block: Mapping[str, Any]) -> str:
+    kind = text_field(block, "type")
+    source = field(block, "source")
+    source_type = text_field(source, "type")
+    media_type = text_field(source, "media_type")
+    if kind not in _ANTHROPIC_USER_BLOCKS:
+        return f"a {kind!r} block, which the Messages API does not take in user content"
+    if kind == "image" and source_type == "base64" and media_type not in _ANTHROPIC_IMAGES:
+        return f"an image of type {media_type!r}; Anthropic takes jpeg, png, gif and webp"
+    if kind == "document" and source_type == "base64" and media_type != "application/pdf":
+        return (
+            f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
+            "plain text as a text source"
+        )
+    return ""
+
+
+def _gemini(contents: Sequence[Mapping[str, Any]], model: str | None) -> list[HistoryProblem]:
+    problems: list[HistoryProblem] = []
+    before_3 = model is not None and _BEFORE_GEMINI_3.search(model) is not None
+    for index, content in enumerate(contents):
+        for part in blocks_of(content, "parts"):
+            response = field(part, "functionResponse", "function_response")
+            media = blocks_of(response, "parts")
+            if not media:
+                continue
+            here = f"contents[{index}] (user): the functionResponse for {text_field(response, 'name')!r}"
+            if before_3:
+                problems.append(
+                    HistoryProblem(
+                        index,
+                        f"{here} has media parts, which {model!r} does not take (models before "
+                        "Gemini 3 answer 400); send them in a user Content after the "
+                        "function responses: tool_result_messages(..., media='message')",
+                    )
+                )
+                continue
+            for item in media:
+                blob = field(item, "inlineData", "inline_data") or field(
+                    item, "fileData", "file_data"
+                )
+                media_type = text_field(blob, "mimeType", "mime_type")
+                if media_type not in _GEMINI_RESPONSE_TYPES:
+                    problems.append(
+                        HistoryProblem(
+                            index,
+                            f"{here} has a {media_type or 'untyped'!r} part; a function "
+                            "response's parts take png, jpeg and webp images, PDFs and plain "
+                            "text (send the rest in a user Content after the responses)",
+                        )
+                    )
+    return problems
