@@ -152,7 +152,8 @@ def _image_url(found: Found, url: str) -> None:
 
 
 def _anthropic_block(found: Found, block: dict[str, Any]) -> None:
-    kind, source = block.get("type"), block.get("source") or {}
+    kind = block.get("type")
+    source: dict[str, Any] = block.get("source") or {}
     if kind == "text":
         found.text(block["text"])
     elif kind in ("image", "document"):
@@ -220,7 +221,7 @@ def found_in(api: Api, tail: list[dict[str, Any]]) -> Found:
                     if isinstance(inner, str):
                         found.text(inner)
                     else:
-                        for item in inner or []:
+                        for item in cast("list[dict[str, Any]]", inner or []):
                             _anthropic_block(found, item)
                 else:
                     _anthropic_block(found, block)
@@ -233,7 +234,7 @@ def found_in(api: Api, tail: list[dict[str, Any]]) -> Found:
                     _gemini_part(found, part)
                     continue
                 _gemini_response_texts(found, response.get("response"))
-                for media in response.get("parts") or []:
+                for media in cast("list[dict[str, Any]]", response.get("parts") or []):
                     _gemini_part(found, media)
     return found
 
@@ -286,7 +287,8 @@ def test_recorded_media_reach_the_model(case_id: str) -> None:
     key = HISTORY_KEY[api]
     recorded_history: list[Any] = case["followup_request"][key]
     before: Any = case["request"][key]
-    recorded = found_in(api, recorded_history[len(before) if isinstance(before, list) else 1 :])
+    start = len(cast("list[Any]", before)) if isinstance(before, list) else 1
+    recorded = found_in(api, recorded_history[start:])
 
     assert recorded.media, "every case carries at least one image or file"
     name = case["tool_results"][0]["name"]
