@@ -25,6 +25,9 @@ class get_weather(BaseFunctionToolModel[None, None]):
 
     city: str
 
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Sunny in {self.city}.", None
+
 
 class Loose(BaseFunctionToolModel[None, None]):
     """A non-strict tool."""
@@ -36,6 +39,9 @@ class run_sql(BaseCustomToolModel[None, None]):
     """Run one SQL statement."""
 
     model_tool_format = {"type": "grammar", "syntax": "lark", "definition": 'start: "SELECT 1"'}
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "1", None
 
 
 class free_text(BaseCustomToolModel[None, None]):

@@ -13,6 +13,7 @@ from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, ToolGroup
 from toolwire.exceptions import (
     DuplicateToolNameError,
     ToolDefinitionError,
+    ToolwireWarning,
     UnknownApiError,
     UnsupportedToolError,
 )
@@ -26,6 +27,9 @@ class GetWeather(BaseFunctionToolModel[None, None]):
     city: str
     """City to get the weather for."""
     state: Literal["California", "New York", "Texas"]
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Sunny in {self.city}.", None
 
 
 class Sql(BaseCustomToolModel[None, None]):
@@ -166,6 +170,37 @@ class TestDefinitions:
 
 
 class TestDeveloperMistakes:
+    def test_an_async_handler_on_a_core_tool_is_refused_at_definition(self) -> None:
+        """It would return a coroutine nobody awaits: say to use toolwire.aio instead."""
+        with pytest.raises(ToolDefinitionError) as error:
+
+            class Fetch(BaseFunctionToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
+                """Fetch a page."""
+
+                async def model_tool_handler(self, context: None) -> tuple[str, None]:  # pyright: ignore[reportIncompatibleMethodOverride]
+                    return "", None
+
+        assert str(error.value) == snapshot(
+            "Fetch.model_tool_handler is `async def`, but Fetch is a toolwire.core tool, whose handlers are plain functions (an async one would return a coroutine nobody awaits). Import BaseFunctionToolModel / BaseCustomToolModel and ToolGroup from toolwire.aio instead."
+        )
+
+    def test_a_tool_without_handler_in_a_group_is_named_when_the_group_is_built(self) -> None:
+        """Not when a call finally reaches it; a class only used as a format is fine alone."""
+
+        class Summary(BaseFunctionToolModel[None, None]):
+            """A summary (a structured-output format, no handler)."""
+
+            text: str
+
+        Summary.model_tool_format("chat.completions")  # no warning: formats need no handler
+        with pytest.warns(ToolwireWarning) as warned:
+            ToolGroup.from_list([GetWeather, Summary])
+        assert [str(w.message) for w in warned] == [
+            "Summary defines no model_tool_handler: the group lists it, but a call to it would "
+            "fail with NotImplementedError. Define one, or keep the class out of the group if "
+            "it is only a structured-output format (model_tool_format)."
+        ]
+
     def test_annotated_config_is_refused(self) -> None:
         """An annotated model_tool_* setting would be a field; the class is refused at once."""
         with (

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._api import Api, check_api
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
-from .exceptions import DuplicateToolNameError, ToolDefinitionError
+from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
     from anthropic.types import ToolParam
@@ -17,6 +18,9 @@ if TYPE_CHECKING:
     from openai.types.responses import ToolParam as ResponsesToolParam
 
 __all__ = ["GroupDefinitions", "check_tools"]
+
+_PLACEHOLDER_MODULES = frozenset({"toolwire._core", "toolwire._aio"})
+"""Where the bases' placeholder handlers (which raise NotImplementedError) are defined."""
 
 
 def check_tools(
@@ -47,6 +51,16 @@ def check_tools(
                 "of them another name with `model_tool_custom_name`."
             )
         by_name[name] = tool
+        handler: Any = getattr(tool, "model_tool_handler", None)
+        if getattr(handler, "__module__", None) in _PLACEHOLDER_MODULES:
+            warnings.warn(
+                f"{tool.__name__} defines no model_tool_handler: the group lists it, but a "
+                "call to it would fail with NotImplementedError. Define one, or keep the class "
+                "out of the group if it is only a structured-output format "
+                "(model_tool_format).",
+                ToolwireWarning,
+                stacklevel=3,
+            )
     return by_name
 
 

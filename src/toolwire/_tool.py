@@ -7,6 +7,7 @@ bases, not subclasses of each other.
 
 from __future__ import annotations
 
+import inspect
 import json
 import warnings
 from collections.abc import Callable
@@ -69,6 +70,15 @@ class ToolModel(pydantic.BaseModel):
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        if getattr(cls, "_toolwire_namespace", None) == "core" and inspect.iscoroutinefunction(
+            getattr(cls, "model_tool_handler", None)
+        ):
+            raise ToolDefinitionError(
+                f"{cls.__name__}.model_tool_handler is `async def`, but {cls.__name__} is a "
+                "toolwire.core tool, whose handlers are plain functions (an async one would "
+                "return a coroutine nobody awaits). Import BaseFunctionToolModel / "
+                "BaseCustomToolModel and ToolGroup from toolwire.aio instead."
+            )
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
