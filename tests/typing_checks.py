@@ -124,3 +124,25 @@ if TYPE_CHECKING:
         history: list[Any] = []
         history.extend(assistant_messages(response, api))
         assert_type(turn_status(response, api), TurnStatus)
+
+    from toolwire.core import FilePart, HandlerResult, ImagePart, MediaReport, media_report
+
+    class Screenshot(BaseFunctionToolModel[int, float]):
+        """Returns an image and a file next to text: overrides narrow the base's return."""
+
+        def model_tool_handler(
+            self, context: int
+        ) -> tuple[list[str | ImagePart | FilePart], float]:
+            return ["Here:", ImagePart(url="https://x/a.png"), FilePart(file_id="file-1")], 1.0
+
+    class Report(BaseFunctionToolModel[int, float]):
+        def model_tool_handler(self, context: int) -> HandlerResult[float]:
+            return HandlerResult(result_content=[FilePart(url="https://x/r.pdf")], context=2.0)
+
+    def media(client: OpenAI, completion: ChatCompletion) -> None:
+        both = ToolGroup.from_list([Screenshot, Report])
+        results = both.run_tool_calls(completion, 1)
+        history: list[ChatCompletionMessageParam] = []
+        history.extend(tool_result_messages(results, "chat.completions", media="message"))
+        client.chat.completions.create(model="m", messages=history)
+        assert_type(media_report(results, "gemini"), MediaReport)

@@ -21,7 +21,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._parts import FilePart, ImagePart, MediaPart, ResultPart, media_kind
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, media_kind, media_type_of
 
 if TYPE_CHECKING:
     from ._api import Api
@@ -123,7 +123,7 @@ def text_of(parts: Sequence[ResultPart]) -> str:
 
 def describe(part: MediaPart) -> str:
     """A short name for a part, for notes and reports: "image (image/png, 12 KB)"."""
-    kind = media_kind(part.media_type)
+    kind = media_kind(media_type_of(part))
     noun = "image" if isinstance(part, ImagePart) else "file" if kind == "unknown" else kind
     if isinstance(part, FilePart) and part.filename:
         noun = f"{noun} {part.filename!r}"

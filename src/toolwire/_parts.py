@@ -32,6 +32,7 @@ __all__ = [
     "ToolContent",
     "guess_media_type",
     "media_kind",
+    "media_type_of",
 ]
 
 IMAGE_TYPES = frozenset(
@@ -42,6 +43,14 @@ Gemini: png, jpeg, webp, heic, heif)."""
 
 _FILE_KINDS = ("application/pdf", "text/", "audio/", "video/")
 """Prefixes of the file types some API takes: PDFs, text, audio and video."""
+
+
+def media_type_of(part: ImagePart | FilePart) -> str | None:
+    """The part's media type, or the one its URL's extension says (`.mp3`, `.pdf`...)."""
+    if part.media_type is not None or part.url is None:
+        return part.media_type
+    guessed, _ = mimetypes.guess_type(part.url.split("?", 1)[0])
+    return guessed
 
 
 def media_kind(media_type: str | None) -> str:

@@ -20,7 +20,7 @@ from ..._media import (
     media_parts,
     note_for,
 )
-from ..._parts import ImagePart, MediaPart, media_kind
+from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 
 if TYPE_CHECKING:
     from anthropic.types import (
@@ -42,7 +42,7 @@ ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Anthropic: inside the tool_result, after the results in the
     same user message (`media="message"`), or a note where the API takes it nowhere."""
-    kind = media_kind(part.media_type)
+    kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the Anthropic Messages API takes no {kind}"
     if isinstance(part, ImagePart):
@@ -51,9 +51,9 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         if part.data is not None and len(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
             return "note", "Anthropic takes images of up to 5 MB"
     else:
-        pdf = part.media_type == "application/pdf"
-        if part.url is not None and part.media_type is not None and not pdf:
-            return "note", f"Anthropic takes documents by URL only as PDFs, not {part.media_type}"
+        media_type = media_type_of(part)
+        if part.url is not None and media_type is not None and media_type != "application/pdf":
+            return "note", f"Anthropic takes documents by URL only as PDFs, not {media_type}"
         if part.data is not None and len(part.data) > ANTHROPIC_MAX_DOCUMENT_BYTES:
             return "note", "Anthropic takes documents of up to 32 MB"
     if media == "message":

@@ -13,7 +13,6 @@ return its URI as `file_id`.
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -24,7 +23,7 @@ from ..._media import (
     media_parts,
     note_for,
 )
-from ..._parts import ImagePart, MediaPart
+from ..._parts import MediaPart, media_type_of
 
 if TYPE_CHECKING:
     from google.genai.types import Content, FunctionResponsePart, Part
@@ -144,12 +143,5 @@ def _response_part(part: MediaPart) -> FunctionResponsePart:
 
 
 def _media_type(part: MediaPart) -> str | None:
-    if part.media_type is not None:
-        return part.media_type
-    if part.url is not None:  # Gemini needs a type: read it off the URL's extension
-        guessed, _ = mimetypes.guess_type(part.url)
-        if guessed is not None and (
-            guessed.startswith("image/") or not isinstance(part, ImagePart)
-        ):
-            return guessed
-    return None
+    """Gemini needs a type with every file: given, or read off the URL's extension."""
+    return media_type_of(part)

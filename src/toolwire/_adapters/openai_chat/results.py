@@ -19,7 +19,7 @@ from ..._media import (
     media_parts,
     note_for,
 )
-from ..._parts import FilePart, ImagePart, MediaPart, media_kind
+from ..._parts import FilePart, ImagePart, MediaPart, media_kind, media_type_of
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -40,7 +40,7 @@ OPENAI_MAX_FILE_BYTES = 32 * 1024 * 1024
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Chat Completions: a user message after the tool messages,
     or a note where the API takes it nowhere."""
-    kind = media_kind(part.media_type)
+    kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
     if isinstance(part, ImagePart):

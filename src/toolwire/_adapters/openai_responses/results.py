@@ -20,7 +20,7 @@ from ..._media import (
     media_parts,
     note_for,
 )
-from ..._parts import ImagePart, MediaPart, media_kind
+from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 from ..openai_chat.results import OPENAI_IMAGE_TYPES, OPENAI_MAX_FILE_BYTES, OPENAI_MAX_IMAGE_BYTES
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ __all__ = ["attachments", "output_item", "place"]
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Responses: inside the output item, in a user message after
     the outputs (`media="message"`), or a note where the API takes it nowhere."""
-    kind = media_kind(part.media_type)
+    kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
     if isinstance(part, ImagePart):
