@@ -68,17 +68,21 @@ def _loop(fake: FakeOpenAI) -> list[str]:
         history += tool_result_messages(results, "chat.completions")
 
 
+VALID_ROUND_THEN_ANSWER = [
+    'say_hello({"name": "name"})',
+    'get_forecast({"city": "city"})',
+    "-> ok: Message delivered to name.",
+    "-> ok: Sunny in city for 3 days.",
+    "text: (offline fake) The tools answered: Message delivered to name.; Sunny in city "
+    "for 3 days.",
+]
+"""A round of calls with minimal valid arguments, their results, and the closing text."""
+
+
 def test_default_policy_calls_each_tool_once_with_minimal_arguments_then_quotes_results() -> None:
     """Each offered tool is called once, in order, with minimal valid arguments (a string
     is its field's name, required fields only); then a text quotes the results."""
-    assert _loop(FakeOpenAI()) == [
-        'say_hello({"name": "name"})',
-        'get_forecast({"city": "city"})',
-        "-> ok: Message delivered to name.",
-        "-> ok: Sunny in city for 3 days.",
-        "text: (offline fake) The tools answered: Message delivered to name.; Sunny in city "
-        "for 3 days.",
-    ]
+    assert _loop(FakeOpenAI()) == VALID_ROUND_THEN_ANSWER
 
 
 def test_invalid_arguments_first_sends_invalid_arguments_then_valid_ones() -> None:
@@ -91,12 +95,7 @@ def test_invalid_arguments_first_sends_invalid_arguments_then_valid_ones() -> No
         "the tool again.\n- name: Input should be a valid string (got 100)",
         "-> invalid_arguments: Invalid arguments for 'get_forecast': 1 error. Fix them and "
         "call the tool again.\n- city: Input should be a valid string (got 100)",
-        'say_hello({"name": "name"})',
-        'get_forecast({"city": "city"})',
-        "-> ok: Message delivered to name.",
-        "-> ok: Sunny in city for 3 days.",
-        "text: (offline fake) The tools answered: Message delivered to name.; Sunny in city "
-        "for 3 days.",
+        *VALID_ROUND_THEN_ANSWER,
     ]
 
 
