@@ -38,6 +38,7 @@ from toolwire.exceptions import (
     SchemaError,
     ToolDefinitionError,
     ToolwireError,
+    ToolwireWarning,
     UnsupportedToolError,
 )
 
@@ -104,6 +105,8 @@ def test_definitions_are_tool_params() -> None:
     def compiled(tool: type[BaseFunctionToolModel[None, None]]) -> dict[str, Any]:
         return _function_spec(tool, "anthropic").parameters
 
+    with pytest.warns(ToolwireWarning, match="'no_docs' .* has no description"):
+        compiled(no_docs)
     assert group.tool_definitions("anthropic") == [
         {
             "name": "get_weather",
@@ -135,6 +138,8 @@ def test_names_anthropic_rejects_raise(name: str) -> None:
     """Names outside `^[a-zA-Z0-9_-]{1,64}$` raise at definition time."""
 
     class Tool(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_name = name
 
         def model_tool_handler(self, context: None) -> tuple[str, None]:
@@ -163,6 +168,8 @@ def test_a_root_that_is_not_an_object_raises() -> None:
     """A custom schema whose root is not an object cannot be an input_schema."""
 
     class listing(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_json_schema = {"type": "array", "items": {"type": "string"}}
 
         def model_tool_handler(self, context: None) -> tuple[str, None]:

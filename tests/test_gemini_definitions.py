@@ -115,6 +115,8 @@ def test_names_gemini_rejects_fail_at_definition(name: str) -> None:
     """A name Gemini would reject raises ToolDefinitionError naming the rule."""
 
     class Bad(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_name = name
 
         def model_tool_handler(self, context: None) -> tuple[str, None]:
@@ -129,6 +131,8 @@ def test_names_gemini_accepts(name: str) -> None:
     """Letters or '_' first, then letters, digits, '_', '.', ':' or '-', up to 128 characters."""
 
     class Good(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_name = name
 
         def model_tool_handler(self, context: None) -> tuple[str, None]:

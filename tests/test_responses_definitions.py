@@ -147,9 +147,13 @@ def test_names_openai_rejects_raise(name: str) -> None:
     """Tool names outside OpenAI's rule raise at definition time, saying how to fix it."""
 
     class Bad(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_name = name
 
     class BadCustom(BaseCustomToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_custom_name = name
 
     with pytest.raises(ToolDefinitionError, match="model_tool_custom_name"):

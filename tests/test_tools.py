@@ -60,6 +60,8 @@ class TestNames:
         """A name OpenAI would reject raises when the definition is built, saying how to fix it."""
 
         class BadName(BaseFunctionToolModel[None, None]):
+            """A tool (described, so no warning)."""
+
             model_tool_custom_name = "get weather!"
 
         with pytest.raises(ToolDefinitionError) as error:
@@ -147,6 +149,8 @@ class TestDefinitions:
         }
 
         class Stock(BaseFunctionToolModel[None, None]):
+            """A tool (described, so no warning)."""
+
             model_tool_custom_json_schema = schema
             ticker: str
 
@@ -245,6 +249,8 @@ def test_seed_style_extra_forbid_still_works() -> None:
     """The seed's `extra="forbid"` on strict models keeps working."""
 
     class Strict(BaseFunctionToolModel[None, None]):
+        """A tool (described, so no warning)."""
+
         model_tool_strict = True
         model_config = pydantic.ConfigDict(extra="forbid")
         name: str

@@ -8,10 +8,11 @@ bases, not subclasses of each other.
 from __future__ import annotations
 
 import json
+import warnings
 from collections.abc import Callable
 from textwrap import dedent
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
-from weakref import WeakKeyDictionary
+from weakref import WeakKeyDictionary, WeakSet
 
 import pydantic
 from pydantic_core import core_schema
@@ -19,7 +20,7 @@ from pydantic_core import core_schema
 from ._api import Api, check_api
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._json import copy_json
-from .exceptions import ToolDefinitionError
+from .exceptions import ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
     from anthropic.types import JSONOutputFormatParam, ToolParam
@@ -85,12 +86,42 @@ class ToolModel(pydantic.BaseModel):
 
     @classmethod
     def _tool_description(cls, schema_description: object = None) -> str:
+        """The custom description, else the class docstring (pydantic's schema
+        description), else the nearest documented base's docstring; warns once for a
+        tool that has none (the model then sees only its name)."""
         description = cls.model_tool_custom_description
         if description is None:
             description = schema_description if isinstance(schema_description, str) else None
         if description is None:
-            description = cls.__doc__ or ""
-        return dedent(description).strip()
+            description = _inherited_doc(cls)
+        if not description and cls not in _WARNED_UNDESCRIBED:
+            _WARNED_UNDESCRIBED.add(cls)
+            warnings.warn(
+                f"The tool {cls.model_tool_name()!r} ({cls.__qualname__}) has no description: "
+                "the model sees only its name. Give the class a docstring (or set "
+                "`model_tool_custom_description`).",
+                ToolwireWarning,
+                stacklevel=4,
+            )
+        return dedent(description or "").strip()
+
+
+_WARNED_UNDESCRIBED: WeakSet[type] = WeakSet()
+
+
+_LIBRARY_MODULES = frozenset({"toolwire", "pydantic", "typing", "typing_extensions", "abc", "builtins"})
+
+
+def _inherited_doc(cls: type) -> str | None:
+    """The docstring of `cls` or of its nearest documented base, skipping toolwire's and
+    pydantic's own classes, and `Generic` (their docstrings describe libraries, not tools)."""
+    for base in cls.__mro__:
+        if base.__module__.split(".")[0] in _LIBRARY_MODULES:
+            continue
+        doc = base.__dict__.get("__doc__")
+        if isinstance(doc, str) and doc.strip():
+            return doc
+    return None
 
 
 class FunctionToolModel(ToolModel):

@@ -45,11 +45,17 @@ __all__ = [
     "ToolBatchError",
     "ToolDefinitionError",
     "ToolwireError",
+    "ToolwireWarning",
     "UnexpectedObjectError",
     "UnhandledCallsError",
     "UnknownApiError",
     "UnsupportedToolError",
 ]
+
+
+class ToolwireWarning(UserWarning):
+    """Something toolwire can work with but you probably did not mean: a tool with no
+    description (the model sees only its name)."""
 
 
 class ErrorForLLMToSee(Exception):
