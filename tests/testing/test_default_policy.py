@@ -40,6 +40,8 @@ GROUP = ToolGroup.from_list([say_hello, get_forecast])
 
 
 class Entities(BaseFunctionToolModel[None, None]):
+    """The people in the text and the year it happened."""
+
     people: list[str]
     year: int
 
