@@ -1,67 +1,143 @@
-"""Build README.md from README.template.md and the files in examples/.
+"""Build README.md and docs/examples.md from their templates and the files in examples/.
 
-Placeholders:
+Pages (template -> generated file):
+    README.template.md          -> README.md            what toolwire is, the quickstart, the guide
+    docs/examples.template.md   -> docs/examples.md     every other example, by API and feature
+
+Placeholders, in either template:
     {{ example: NAME }}   the code of examples/NAME.py, in a python block
     {{ output: NAME }}    what examples/NAME.py prints when run offline, in a text block
+    {{ diff: NAME }}      for an `_async` example: how it differs from its sync twin (a
+                          unified diff), then its output, or a note that the output is the
+                          same as the twin's
 
-An unknown placeholder, a missing example, or an example the template does not
-show is an error, so the README cannot drift from the examples. Run it with no
-arguments to rewrite README.md, or with --check to fail if README.md is stale.
+An unknown placeholder, a missing example, or an example that no page shows (with
+`example` or `diff`) is an error, so the pages cannot drift from the examples. Run it
+with no arguments to rewrite both pages, or with --check to fail if either is stale.
 """
 
 from __future__ import annotations
 
+import difflib
 import re
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from examples._runner import example_names, run
 
 ROOT = Path(__file__).resolve().parent
-TEMPLATE = ROOT / "README.template.md"
-README = ROOT / "README.md"
 PLACEHOLDER = re.compile(r"\{\{\s*([a-z]+)\s*:\s*([A-Za-z0-9_]+)\s*\}\}")
-HEADER = "<!-- Generated from README.template.md and examples/ by generate_readme.py. Do not edit. -->\n\n"
 
 
-def render() -> str:
-    template = TEMPLATE.read_text()
-    names = set(example_names())
-    shown: set[str] = set()
-    outputs: dict[str, str] = {}
+@dataclass(frozen=True)
+class Page:
+    """One generated Markdown file and the template it is rendered from."""
 
-    def replace(match: re.Match[str]) -> str:
-        kind, name = match.group(1), match.group(2)
-        if name not in names:
-            raise SystemExit(f"README.template.md: no example named {name!r} ({match.group(0)}).")
-        if kind == "example":
-            shown.add(name)
-            code = (ROOT / "examples" / f"{name}.py").read_text().rstrip()
-            return f"```python\n# examples/{name}.py\n{code}\n```"
-        if kind == "output":
-            if name not in outputs:
-                outputs[name] = run(name).rstrip()
-            return f"```text\n{outputs[name]}\n```"
-        raise SystemExit(f"README.template.md: unknown placeholder {match.group(0)!r}.")
+    template: str
+    output: str
 
-    body = PLACEHOLDER.sub(replace, template)
-    leftover = re.search(r"\{\{.*?\}\}", body)
-    if leftover:
-        raise SystemExit(f"README.template.md: malformed placeholder {leftover.group(0)!r}.")
-    missing = sorted(names - shown)
+    def header(self) -> str:
+        return (
+            f"<!-- Generated from {self.template} and examples/ by generate_readme.py. "
+            "Do not edit. -->\n\n"
+        )
+
+
+PAGES = (
+    Page(template="README.template.md", output="README.md"),
+    Page(template="docs/examples.template.md", output="docs/examples.md"),
+)
+
+
+class _Renderer:
+    """Renders every page, running each example at most once, and remembers which
+    examples a page showed."""
+
+    def __init__(self) -> None:
+        self.names = set(example_names())
+        self.shown: set[str] = set()
+        self._outputs: dict[str, str] = {}
+
+    def output(self, name: str) -> str:
+        if name not in self._outputs:
+            self._outputs[name] = run(name).rstrip()
+        return self._outputs[name]
+
+    def code(self, name: str) -> str:
+        return (ROOT / "examples" / f"{name}.py").read_text().rstrip()
+
+    def render(self, page: Page) -> str:
+        def replace(match: re.Match[str]) -> str:
+            kind, name = match.group(1), match.group(2)
+            if name not in self.names:
+                raise SystemExit(f"{page.template}: no example named {name!r} ({match.group(0)}).")
+            if kind == "example":
+                self.shown.add(name)
+                return f"```python\n# examples/{name}.py\n{self.code(name)}\n```"
+            if kind == "output":
+                return f"```text\n{self.output(name)}\n```"
+            if kind == "diff":
+                self.shown.add(name)
+                return self.diff(page, name)
+            raise SystemExit(f"{page.template}: unknown placeholder {match.group(0)!r}.")
+
+        body = PLACEHOLDER.sub(replace, (ROOT / page.template).read_text())
+        leftover = re.search(r"\{\{.*?\}\}", body)
+        if leftover:
+            raise SystemExit(f"{page.template}: malformed placeholder {leftover.group(0)!r}.")
+        return page.header() + body
+
+    def diff(self, page: Page, name: str) -> str:
+        twin = name.removesuffix("_async")
+        if twin == name or twin not in self.names:
+            raise SystemExit(
+                f"{page.template}: {{{{ diff: {name} }}}} needs an `_async` example whose sync "
+                f"twin examples/{twin}.py exists; show it with {{{{ example: {name} }}}} instead."
+            )
+        lines = difflib.unified_diff(
+            self.code(twin).splitlines(),
+            self.code(name).splitlines(),
+            f"examples/{twin}.py",
+            f"examples/{name}.py",
+            n=1,
+            lineterm="",
+        )
+        shown = "```diff\n" + "\n".join(lines) + "\n```"
+        if self.output(name) == self.output(twin):
+            return f"{shown}\n\nIt prints the same as `examples/{twin}.py`."
+        return f"{shown}\n\nIt prints:\n\n```text\n{self.output(name)}\n```"
+
+
+def render_pages() -> dict[str, str]:
+    """Every page's generated text, by its path relative to the project root."""
+    renderer = _Renderer()
+    pages = {page.output: renderer.render(page) for page in PAGES}
+    missing = sorted(renderer.names - renderer.shown)
     if missing:
-        raise SystemExit(f"README.template.md does not show these examples: {', '.join(missing)}.")
-    return HEADER + body
+        raise SystemExit(
+            f"No page shows these examples: {', '.join(missing)}. Add each to "
+            "docs/examples.template.md under its API and feature, with "
+            "{{ example: NAME }} and {{ output: NAME }} (or {{ diff: NAME }} for an "
+            "async twin)."
+        )
+    return pages
 
 
 def main(argv: list[str]) -> int:
-    text = render()
+    pages = render_pages()
     if "--check" in argv:
-        if README.read_text() != text:
-            print("README.md is stale: run `python generate_readme.py` and commit it.")
+        stale = [
+            output
+            for output, text in pages.items()
+            if not (ROOT / output).is_file() or (ROOT / output).read_text() != text
+        ]
+        if stale:
+            print(f"Stale: {', '.join(stale)}. Run `python generate_readme.py` and commit.")
             return 1
         return 0
-    README.write_text(text)
+    for output, text in pages.items():
+        (ROOT / output).write_text(text)
     return 0
 
 

@@ -21,10 +21,13 @@ KINDS = ("tool", "group", "output", "stream", "media")
 
 
 def example_names() -> list[str]:
-    """Every example module, grouped by API then kind, sync before async."""
+    """Every example module: the quickstart, then grouped by API then kind, sync before
+    async."""
     names = [p.stem for p in EXAMPLES.glob("*.py") if not p.stem.startswith("_")]
 
     def key(name: str) -> tuple[int, int, str]:
+        if name == "quickstart":
+            return (-1, 0, name)
         api, _, rest = name.partition("_")
         kind = rest.removesuffix("_async")
         api_rank = ORDER.index(api) if api in ORDER else len(ORDER)
@@ -45,15 +48,16 @@ def offline() -> Generator[None]:
 
 
 def run(name: str) -> str:
-    """Import `examples.<name>` afresh (so its fake starts anew) offline, run its `main()`,
-    and return what it printed."""
+    """Import `examples.<name>` afresh (so its fake starts anew) offline, run its `main()`
+    (a flat script, like the quickstart, runs when imported), and return what it
+    printed."""
     buffer = io.StringIO()
     sys.modules.pop(f"examples.{name}", None)
     with offline(), contextlib.redirect_stdout(buffer):
         module = importlib.import_module(f"examples.{name}")
-        main: Callable[[], Any] = module.main
-        if inspect.iscoroutinefunction(main):
+        main: Callable[[], Any] | None = getattr(module, "main", None)
+        if main is not None and inspect.iscoroutinefunction(main):
             asyncio.run(main())
-        else:
+        elif main is not None:
             main()
     return buffer.getvalue()

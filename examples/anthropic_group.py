@@ -17,9 +17,24 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeCall, FakeReply
 
-client = Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().client()
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply(
+        thinking="Two lookups: the weather in Austin and Apple's stock price.",
+        calls=(
+            FakeCall("get_weather", {"city": "Austin"}),
+            FakeCall("get_stock_price", {"ticker": "Apple"}),
+        ),
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
+client = (
+    Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic(script=OFFLINE).client()
+)
 
 
 @dataclass
@@ -59,7 +74,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])

@@ -1,5 +1,5 @@
-"""An async tool group on Anthropic Messages: handlers run concurrently, results come back
-in call order, and thinking blocks are kept in the replayed turns."""
+"""The async twin of anthropic_group.py (`toolwire.aio`): the batch's handlers run
+concurrently, at most four at once, each stopped after ten seconds."""
 
 import asyncio
 import os
@@ -18,9 +18,26 @@ from toolwire.aio import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeCall, FakeReply
 
-client = AsyncAnthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().async_client()
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply(
+        thinking="Two lookups: the weather in Austin and Apple's stock price.",
+        calls=(
+            FakeCall("get_weather", {"city": "Austin"}),
+            FakeCall("get_stock_price", {"ticker": "Apple"}),
+        ),
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
+client = (
+    AsyncAnthropic()
+    if os.environ.get("ANTHROPIC_API_KEY")
+    else FakeAnthropic(script=OFFLINE).async_client()
+)
 
 
 @dataclass
@@ -60,7 +77,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])

@@ -8,13 +8,18 @@ from anthropic import Anthropic
 from anthropic.types import MessageParam
 
 from toolwire.core import BaseFunctionToolModel, assistant_messages, turn_status
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeReply
 
-# Offline, the fake's first answer breaks the schema, to show the retry path.
+# Offline, the fake's first answer is cut off by max_tokens, to show the retry path
+# (Anthropic enforces the schema, so a complete answer always fits it).
+OFFLINE = [
+    FakeReply(text='{"people": ["Ada", "Grace"], "places": ["Lon', stop="length"),
+    FakeReply(
+        text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, 2], "language": "en"}'
+    ),
+]
 client = (
-    Anthropic()
-    if os.environ.get("ANTHROPIC_API_KEY")
-    else FakeAnthropic(invalid_arguments_first=True).client()
+    Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic(script=OFFLINE).client()
 )
 
 

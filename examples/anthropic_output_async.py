@@ -1,5 +1,4 @@
-"""Async structured output on Anthropic Messages (`output_config`), retrying when the answer
-fails validation."""
+"""The async twin of anthropic_output.py (`toolwire.aio`): the same retry loop, awaited."""
 
 import asyncio
 import os
@@ -9,13 +8,20 @@ from anthropic import AsyncAnthropic
 from anthropic.types import MessageParam
 
 from toolwire.aio import BaseFunctionToolModel, assistant_messages, turn_status
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeReply
 
-# Offline, the fake's first answer breaks the schema, to show the retry path.
+# Offline, the fake's first answer is cut off by max_tokens, to show the retry path
+# (Anthropic enforces the schema, so a complete answer always fits it).
+OFFLINE = [
+    FakeReply(text='{"people": ["Ada", "Grace"], "places": ["Lon', stop="length"),
+    FakeReply(
+        text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, 2], "language": "en"}'
+    ),
+]
 client = (
     AsyncAnthropic()
     if os.environ.get("ANTHROPIC_API_KEY")
-    else FakeAnthropic(invalid_arguments_first=True).async_client()
+    else FakeAnthropic(script=OFFLINE).async_client()
 )
 
 

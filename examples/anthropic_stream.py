@@ -1,6 +1,6 @@
-"""Streaming on Anthropic Messages: thinking and text as they arrive, a live preview of the
-file being written, each call run as soon as it is complete, until the model answers
-without tools."""
+"""Streaming on Anthropic Messages: every event as it arrives (thinking, text, a call
+starting, a live preview of its arguments, the call complete and run at once, the turn
+ending), then the answer read from the final message the stream folds into."""
 
 import os
 
@@ -14,6 +14,7 @@ from toolwire.core import (
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
     ToolCallTruncated,
     ToolGroup,
@@ -22,9 +23,21 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeCall, FakeReply
 
-client = Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().client()
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        thinking="A greeting page: one heading is enough.",
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
+client = (
+    Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic(script=OFFLINE).client()
+)
 
 
 class create_file(BaseFunctionToolModel[dict[str, str], None]):
@@ -42,7 +55,7 @@ tools = ToolGroup.from_list([create_file])
 
 
 def main() -> None:
-    files: dict[str, str] = {}
+    files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     history: list[MessageParam] = [
         {"role": "user", "content": "Create index.html with a friendly greeting."}
     ]
@@ -50,7 +63,7 @@ def main() -> None:
         stream = ToolCallStream("anthropic")
         results: list[ToolCallResult[None]] = []
         status: TurnStatus = "done"
-        events = client.messages.create(
+        items = client.messages.create(
             model="claude-sonnet-4-6",
             max_tokens=4096,
             thinking={"type": "enabled", "budget_tokens": 2048},
@@ -58,35 +71,36 @@ def main() -> None:
             tools=tools.tool_definitions("anthropic"),
             stream=True,
         )
-        thinking = False
-        for raw_event in events:
-            for event in stream.feed(raw_event):
-                if isinstance(event, ReasoningDelta) != thinking:  # thinking starts or ends
-                    thinking = not thinking
-                    print("[thinking] " if thinking else "\n", end="")
-                if isinstance(event, ReasoningDelta | TextDelta):
-                    print(event.text, end="", flush=True)
+        for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
                 elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
-                    # Drive a live preview cheaply: the text just appended to a string value.
-                    print(
-                        f"[{event.name} {'/'.join(map(str, event.string_delta.path))}"
-                        f" += {event.string_delta.text!r}]"
-                    )
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
                 elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
-                    # Run each call as soon as it is complete (one cut off by max_tokens
-                    # gets a "truncated" failure asking the model to retry).
+                    # Run each call as soon as it is complete (a truncated one gets a
+                    # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     results.append(tools.run_tool_call(event.call, files))
                 elif isinstance(event, TurnEnded):
                     status = event.status
-                    print(f"\n[turn ended: {status}]")
-        # The final Message keeps the thinking block and its signature for the replay.
-        history.extend(assistant_messages(stream.final_response(), "anthropic"))
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
+        response = stream.final_response()  # a Message, thinking block and signature kept
+        history.extend(assistant_messages(response, "anthropic"))
         if status == "paused":
             continue  # send the paused turn back unchanged to let the model go on
         if not results:
+            answer = "".join(block.text for block in response.content if block.type == "text")
+            print(f"Answer: {answer}")
             break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "anthropic"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
-"""Async streaming on Anthropic Messages: each call starts running as soon as it is
-complete, while the rest of the turn is still streaming."""
+"""The async twin of anthropic_stream.py (`toolwire.aio`): each call starts running the
+moment it is complete, while the rest of the turn still streams."""
 
 import asyncio
 import os
@@ -9,20 +9,37 @@ from anthropic.types import MessageParam
 
 from toolwire.aio import (
     BaseFunctionToolModel,
+    ReasoningDelta,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
     ToolCallTruncated,
     ToolGroup,
     TurnEnded,
+    TurnStatus,
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeCall, FakeReply
 
-client = AsyncAnthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().async_client()
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        thinking="A greeting page: one heading is enough.",
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
+client = (
+    AsyncAnthropic()
+    if os.environ.get("ANTHROPIC_API_KEY")
+    else FakeAnthropic(script=OFFLINE).async_client()
+)
 
 
 class create_file(BaseFunctionToolModel[dict[str, str], None]):
@@ -32,7 +49,6 @@ class create_file(BaseFunctionToolModel[dict[str, str], None]):
     content: str
 
     async def model_tool_handler(self, context: dict[str, str]) -> tuple[str, None]:
-        await asyncio.sleep(0)  # e.g. write it to object storage
         context[self.path] = self.content
         return f"Created {self.path} ({len(self.content)} characters).", None
 
@@ -41,40 +57,53 @@ tools = ToolGroup.from_list([create_file])
 
 
 async def main() -> None:
-    files: dict[str, str] = {}
+    files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     history: list[MessageParam] = [
         {"role": "user", "content": "Create index.html with a friendly greeting."}
     ]
     while True:
         stream = ToolCallStream("anthropic")
         running: list[asyncio.Task[ToolCallResult[None]]] = []
-        paused = False
-        events = await client.messages.create(
+        status: TurnStatus = "done"
+        items = await client.messages.create(
             model="claude-sonnet-4-6",
             max_tokens=4096,
+            thinking={"type": "enabled", "budget_tokens": 2048},
             messages=history,
             tools=tools.tool_definitions("anthropic"),
             stream=True,
         )
-        async for raw_event in events:
-            for event in stream.feed(raw_event):
-                if isinstance(event, TextDelta):
-                    print(event.text, end="", flush=True)
-                elif isinstance(event, ToolCallArgumentsDelta):
-                    print(f"[{event.name} preview: {event.partial_arguments}]")
+        async for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
+                elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
                 elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
+                    # Run each call as soon as it is complete (a truncated one gets a
+                    # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     running.append(asyncio.create_task(tools.run_tool_call(event.call, files)))
                 elif isinstance(event, TurnEnded):
-                    paused = event.status == "paused"
-        history.extend(assistant_messages(stream.final_response(), "anthropic"))
-        if paused:
-            continue  # send the paused turn back unchanged to let the model go on
-        if not running:
-            print()
-            break
+                    status = event.status
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
         results = await asyncio.gather(*running)  # in call order
+        response = stream.final_response()  # a Message, thinking block and signature kept
+        history.extend(assistant_messages(response, "anthropic"))
+        if status == "paused":
+            continue  # send the paused turn back unchanged to let the model go on
+        if not results:
+            answer = "".join(block.text for block in response.content if block.type == "text")
+            print(f"Answer: {answer}")
+            break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "anthropic"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

@@ -12,9 +12,16 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeReply
 
-client = Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().client()
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
+client = (
+    Anthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic(script=OFFLINE).client()
+)
 
 
 class say_hello(BaseFunctionToolModel[None, None]):

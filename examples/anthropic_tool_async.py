@@ -1,4 +1,5 @@
-"""One async tool, Anthropic Messages: the model calls it, we answer, it replies."""
+"""The async twin of anthropic_tool.py (`toolwire.aio`): the same loop, awaited; a turn's
+calls run concurrently."""
 
 import asyncio
 import os
@@ -12,9 +13,18 @@ from toolwire.aio import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeAnthropic
+from toolwire.testing import FakeAnthropic, FakeReply
 
-client = AsyncAnthropic() if os.environ.get("ANTHROPIC_API_KEY") else FakeAnthropic().async_client()
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
+client = (
+    AsyncAnthropic()
+    if os.environ.get("ANTHROPIC_API_KEY")
+    else FakeAnthropic(script=OFFLINE).async_client()
+)
 
 
 class say_hello(BaseFunctionToolModel[None, None]):
@@ -24,7 +34,6 @@ class say_hello(BaseFunctionToolModel[None, None]):
     """Who to greet."""
 
     async def model_tool_handler(self, context: None) -> tuple[str, None]:
-        await asyncio.sleep(0)  # e.g. an HTTP call to a messaging service
         return f"Message delivered to {self.name}.", None
 
 
@@ -46,10 +55,14 @@ async def main() -> None:
         if status == "paused":
             continue  # a long server-tool turn paused: send it back unchanged to resume it
         calls = [block for block in message.content if block.type == "tool_use"]
-        if not calls:
+        if not calls:  # "done", "refused", or "truncated" in the middle of its text
             print(f"[{status}] {text_of(message)}")
             break
-        results = [await say_hello.model_tool_run_tool_call(call, None) for call in calls]
+        # On "truncated", the call cut off by max_tokens gets a "truncated" failure that
+        # asks the model to retry; the complete ones run normally.
+        results = await asyncio.gather(
+            *(say_hello.model_tool_run_tool_call(call, None) for call in calls)
+        )
         for result in results:
             print(f"{result.name}({result.call_id}) -> {result.result_content}")
         history.extend(tool_result_messages(results, "anthropic"))

@@ -15,9 +15,18 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply.tool_calls(
+        ("get_weather", {"city": "Austin"}), ("get_stock_price", {"ticker": "Apple"})
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 @dataclass
@@ -57,7 +66,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])

@@ -1,4 +1,4 @@
-"""Async structured output on Chat Completions, retrying on validation errors."""
+"""The async twin of chat_output.py (`toolwire.aio`): the same retry loop, awaited."""
 
 import asyncio
 import os
@@ -8,13 +8,18 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletionMessageParam
 
 from toolwire.aio import BaseFunctionToolModel, assistant_messages
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-# Offline, the fake's first answer breaks the schema, to show the retry path.
+# Offline, the fake's first answer spells a number out, which fails validation, to show
+# the retry path; the second is valid.
+OFFLINE = [
+    FakeReply(text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, "two"]}'),
+    FakeReply(
+        text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, 2], "language": "en"}'
+    ),
+]
 client = (
-    AsyncOpenAI()
-    if os.environ.get("OPENAI_API_KEY")
-    else FakeOpenAI(invalid_arguments_first=True).async_client()
+    AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).async_client()
 )
 
 

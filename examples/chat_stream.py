@@ -1,5 +1,6 @@
-"""Streaming on Chat Completions: text as it arrives, a live preview of the file being
-written, each call run as soon as it is complete, until the model answers without tools."""
+"""Streaming on Chat Completions: every event as it arrives (text, a call starting, a live
+preview of its arguments, the call complete and run at once, the turn ending), then the
+answer read from the final response the stream folds into."""
 
 import os
 
@@ -8,10 +9,12 @@ from openai.types.chat import ChatCompletionMessageParam
 
 from toolwire.core import (
     BaseFunctionToolModel,
+    ReasoningDelta,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
     ToolCallTruncated,
     ToolGroup,
@@ -19,9 +22,18 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
 
-client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 class create_file(BaseFunctionToolModel[dict[str, str], None]):
@@ -39,40 +51,45 @@ tools = ToolGroup.from_list([create_file])
 
 
 def main() -> None:
-    files: dict[str, str] = {}
+    files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     history: list[ChatCompletionMessageParam] = [
         {"role": "user", "content": "Create index.html with a friendly greeting."}
     ]
     while True:
         stream = ToolCallStream("chat.completions")
         results: list[ToolCallResult[None]] = []
-        chunks = client.chat.completions.create(
+        items = client.chat.completions.create(
             model="gpt-4.1",
             messages=history,
             tools=tools.tool_definitions("chat.completions"),
             stream=True,
         )
-        for chunk in chunks:
-            for event in stream.feed(chunk):
-                if isinstance(event, TextDelta):
-                    print(event.text, end="", flush=True)
+        for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
                 elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
-                    # Drive a live preview cheaply: the text just appended to a string value.
-                    print(
-                        f"[{event.name} {'/'.join(map(str, event.string_delta.path))}"
-                        f" += {event.string_delta.text!r}]"
-                    )
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
                 elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
                     # Run each call as soon as it is complete (a truncated one gets a
                     # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     results.append(tools.run_tool_call(event.call, files))
                 elif isinstance(event, TurnEnded):
-                    print(f"\n[turn ended: {event.status}]")
-        history.extend(assistant_messages(stream.final_response(), "chat.completions"))
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
+        response = stream.final_response()  # a ChatCompletion
+        history.extend(assistant_messages(response, "chat.completions"))
         if not results:
+            print(f"Answer: {response.choices[0].message.content}")
             break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "chat.completions"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

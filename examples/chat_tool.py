@@ -11,9 +11,14 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 class say_hello(BaseFunctionToolModel[None, None]):
@@ -41,10 +46,8 @@ def main() -> None:
         if status != "tool_calls":
             print(f"[{status}] {response.choices[0].message.content}")
             break
-        results = [
-            say_hello.model_tool_run_tool_call(call, None)
-            for call in response.choices[0].message.tool_calls or []
-        ]
+        calls = response.choices[0].message.tool_calls or []
+        results = [say_hello.model_tool_run_tool_call(call, None) for call in calls]
         for result in results:
             print(f"{result.name}({result.call_id}) -> {result.result_content}")
         history.extend(tool_result_messages(results, "chat.completions"))

@@ -1,4 +1,5 @@
-"""One async tool, Chat Completions: the same loop as chat_tool.py, awaited."""
+"""The async twin of chat_tool.py (`toolwire.aio`): the same loop, awaited; a turn's
+calls run concurrently."""
 
 import asyncio
 import os
@@ -12,9 +13,16 @@ from toolwire.aio import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-client = AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().async_client()
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
+client = (
+    AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).async_client()
+)
 
 
 class say_hello(BaseFunctionToolModel[None, None]):
@@ -24,13 +32,12 @@ class say_hello(BaseFunctionToolModel[None, None]):
     """Who to greet."""
 
     async def model_tool_handler(self, context: None) -> tuple[str, None]:
-        await asyncio.sleep(0)  # e.g. an HTTP call
         return f"Message delivered to {self.name}.", None
 
 
 async def main() -> None:
     history: list[ChatCompletionMessageParam] = [
-        {"role": "user", "content": "Please say hello to Kate and to John for me."}
+        {"role": "user", "content": "Please say hello to Kate for me."}
     ]
     while True:
         response = await client.chat.completions.create(

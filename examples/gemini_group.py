@@ -17,12 +17,21 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeGemini
+from toolwire.testing import FakeGemini, FakeReply
 
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply.tool_calls(
+        ("get_weather", {"city": "Austin"}), ("get_stock_price", {"ticker": "Apple"})
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
 client = (
     genai.Client()
     if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-    else FakeGemini().client()
+    else FakeGemini(script=OFFLINE).client()
 )
 
 
@@ -63,7 +72,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])
@@ -91,7 +100,7 @@ def main() -> None:
         history.extend(assistant_messages(response, "gemini"))
         results = tools.run_tool_calls(response, services)
         if not results:
-            print(f"[{status}] {response.text}")
+            print(f"Answer: {response.text}")
             break
         for result in results:
             if result.fail_reason is None:

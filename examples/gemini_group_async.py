@@ -1,5 +1,5 @@
-"""An async tool group on Gemini (`client.aio`): handlers run concurrently, and the
-results come back in call order, answered in one Content."""
+"""The async twin of gemini_group.py (`toolwire.aio`): the batch's handlers run
+concurrently, at most four at once, each stopped after ten seconds."""
 
 import asyncio
 import os
@@ -18,12 +18,21 @@ from toolwire.aio import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeGemini
+from toolwire.testing import FakeGemini, FakeReply
 
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply.tool_calls(
+        ("get_weather", {"city": "Austin"}), ("get_stock_price", {"ticker": "Apple"})
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
 client = (
     genai.Client()
     if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-    else FakeGemini().client()
+    else FakeGemini(script=OFFLINE).client()
 )
 
 
@@ -64,7 +73,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])
@@ -92,7 +101,7 @@ async def main() -> None:
         history.extend(assistant_messages(response, "gemini"))
         results = await tools.run_tool_calls(response, services, max_concurrency=4, timeout=10)
         if not results:
-            print(f"[{status}] {response.text}")
+            print(f"Answer: {response.text}")
             break
         for result in results:
             if result.fail_reason is None:

@@ -1,5 +1,5 @@
-"""Async streaming on Gemini (`client.aio`): text as it arrives, each call started the
-moment it lands, until the model answers without tools."""
+"""The async twin of gemini_stream.py (`toolwire.aio`): each call starts running the
+moment it is complete, while the rest of the turn still streams."""
 
 import asyncio
 import os
@@ -11,75 +11,90 @@ from toolwire.aio import (
     BaseFunctionToolModel,
     ReasoningDelta,
     TextDelta,
+    ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
+    ToolCallTruncated,
     ToolGroup,
     TurnEnded,
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeGemini
+from toolwire.testing import FakeCall, FakeGemini, FakeReply
 
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
 client = (
     genai.Client()
     if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-    else FakeGemini().client()
+    else FakeGemini(script=OFFLINE).client()
 )
 
 
-class CreateFile(BaseFunctionToolModel[dict[str, str], None]):
+class create_file(BaseFunctionToolModel[dict[str, str], None]):
     """Create a text file."""
-
-    model_tool_custom_name = "create_file"
 
     path: str
     content: str
 
     async def model_tool_handler(self, context: dict[str, str]) -> tuple[str, None]:
         context[self.path] = self.content
-        return f"Wrote {len(self.content)} characters to {self.path}.", None
+        return f"Created {self.path} ({len(self.content)} characters).", None
 
 
-tools = ToolGroup.from_list([CreateFile])
+tools = ToolGroup.from_list([create_file])
 
 
 async def main() -> None:
     files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     config = types.GenerateContentConfig(tools=tools.tool_definitions("gemini"))
     history: list[types.Content] = [
-        types.Content(role="user", parts=[types.Part(text="Write a haiku to haiku.txt.")])
+        types.Content(
+            role="user", parts=[types.Part(text="Create index.html with a friendly greeting.")]
+        )
     ]
     while True:
         stream = ToolCallStream("gemini")
-        mid_line = False  # streamed text has started a line
         running: list[asyncio.Task[ToolCallResult[None]]] = []
-        async for chunk in await client.aio.models.generate_content_stream(
+        items = await client.aio.models.generate_content_stream(
             model="gemini-2.5-flash", contents=history, config=config
-        ):
-            for event in stream.feed(chunk):
-                if isinstance(event, TextDelta):
-                    print(event.text, end="", flush=True)
-                    mid_line = True
-                    continue
-                if mid_line:  # end the text line before anything else
-                    print()
-                    mid_line = False
-                if isinstance(event, ReasoningDelta):
-                    print(f"(thinking) {event.text}")
-                elif isinstance(event, ToolCallCompleted):
-                    # Gemini streams whole calls: each one starts while the stream goes on.
-                    print(f"-> {event.call.name}({event.call.input})")
+        )
+        async for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
+                elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
+                elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
+                    # Run each call as soon as it is complete (a truncated one gets a
+                    # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     running.append(asyncio.create_task(tools.run_tool_call(event.call, files)))
                 elif isinstance(event, TurnEnded):
-                    print(f"[{event.status}]")
-        response = stream.final_response()  # a GenerateContentResponse, as if not streamed
-        results = list(await asyncio.gather(*running))  # in call order
-        history.extend(assistant_messages(response, "gemini"))  # signatures kept
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
+        results = await asyncio.gather(*running)  # in call order
+        response = stream.final_response()  # a GenerateContentResponse, signatures kept
+        history.extend(assistant_messages(response, "gemini"))
         if not results:
+            print(f"Answer: {response.text}")
             break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "gemini"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

@@ -11,12 +11,17 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeGemini
+from toolwire.testing import FakeGemini, FakeReply
 
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
 client = (
     genai.Client()
     if os.environ.get("GEMINI_API_KEY") or os.environ.get("GOOGLE_API_KEY")
-    else FakeGemini().client()
+    else FakeGemini(script=OFFLINE).client()
 )
 
 
@@ -44,9 +49,8 @@ def main() -> None:
         if status != "tool_calls":
             print(f"[{status}] {response.text}")
             break
-        results = [
-            say_hello.model_tool_run_tool_call(call, None) for call in response.function_calls or []
-        ]
+        calls = response.function_calls or []
+        results = [say_hello.model_tool_run_tool_call(call, None) for call in calls]
         for result in results:
             # Gemini sent no call id: toolwire made one up for you, and never sends it back.
             print(

@@ -1,5 +1,5 @@
-"""An async tool group on Responses: handlers run concurrently, results in call order,
-turns chained on the server with previous_response_id."""
+"""The async twin of responses_group.py (`toolwire.aio`): the batch's handlers run
+concurrently, at most four at once, each stopped after ten seconds."""
 
 import asyncio
 import os
@@ -17,9 +17,20 @@ from toolwire.aio import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-client = AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().async_client()
+# Offline, the fake replies as the model would: two calls at once, one of them with a
+# ticker the tool rejects, then the corrected call, then the answer.
+OFFLINE = [
+    FakeReply.tool_calls(
+        ("get_weather", {"city": "Austin"}), ("get_stock_price", {"ticker": "Apple"})
+    ),
+    FakeReply.tool_calls(("get_stock_price", {"ticker": "AAPL"})),
+    FakeReply(text="It is 20 degrees celsius in Austin, and Apple (AAPL) trades at $231.50."),
+]
+client = (
+    AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).async_client()
+)
 
 
 @dataclass
@@ -42,7 +53,6 @@ class GetWeather(BaseFunctionToolModel[Services, int]):
     unit: Literal["celsius", "fahrenheit"] = "celsius"
 
     async def model_tool_handler(self, context: Services) -> tuple[str, int]:
-        await asyncio.sleep(0)  # e.g. a weather API call
         celsius = context.temperature(self.city)
         shown = celsius if self.unit == "celsius" else round(celsius * 9 / 5 + 32)
         return f"{shown} degrees {self.unit} in {self.city}.", 1  # 1 API credit used
@@ -60,7 +70,7 @@ class GetStockPrice(BaseFunctionToolModel[Services, int]):
         if price is None:
             known = ", ".join(context.prices)
             raise ErrorForLLMToSee(f"Unknown ticker {self.ticker!r}. Known tickers: {known}.")
-        return HandlerResult(result_content=f"{self.ticker} trades at ${price}.", context=2)
+        return HandlerResult(result_content=f"{self.ticker} trades at ${price:.2f}.", context=2)
 
 
 tools = ToolGroup.from_list([GetWeather, GetStockPrice])
@@ -74,6 +84,7 @@ async def main() -> None:
     ]
     previous_id: str | None = None
     while True:
+        # The server keeps the earlier turns: send only what is new since `previous_id`.
         response = await client.responses.create(
             model="gpt-4.1",
             input=new_items,

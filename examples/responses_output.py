@@ -8,14 +8,17 @@ from openai import OpenAI
 from openai.types.responses import ResponseInputItemParam
 
 from toolwire.core import BaseFunctionToolModel, assistant_messages, turn_status
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-# Offline, the fake's first answer breaks the schema, to show the retry path.
-client = (
-    OpenAI()
-    if os.environ.get("OPENAI_API_KEY")
-    else FakeOpenAI(invalid_arguments_first=True).client()
-)
+# Offline, the fake's first answer spells a number out, which fails validation, to show
+# the retry path; the second is valid.
+OFFLINE = [
+    FakeReply(text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, "two"]}'),
+    FakeReply(
+        text='{"people": ["Ada", "Grace"], "places": ["London"], "numbers": [1843, 2], "language": "en"}'
+    ),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 class Entities(BaseFunctionToolModel[None, None]):

@@ -1,5 +1,6 @@
-"""Streaming on Responses: text as it arrives, a growing preview of the arguments being
-written, each call run as soon as it is complete, until the model answers without tools."""
+"""Streaming on Responses: every event as it arrives (text, a call starting, a live preview
+of its arguments, the call complete and run at once, the turn ending), then the answer
+read from the final response the stream folds into."""
 
 import os
 
@@ -13,6 +14,7 @@ from toolwire.core import (
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
     ToolCallTruncated,
     ToolGroup,
@@ -20,9 +22,18 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
 
-client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 class create_file(BaseFunctionToolModel[dict[str, str], None]):
@@ -40,40 +51,45 @@ tools = ToolGroup.from_list([create_file])
 
 
 def main() -> None:
-    files: dict[str, str] = {}
+    files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     history: list[ResponseInputItemParam] = [
         {"role": "user", "content": "Create index.html with a friendly greeting."}
     ]
     while True:
         stream = ToolCallStream("responses")
         results: list[ToolCallResult[None]] = []
-        events = client.responses.create(
+        items = client.responses.create(
             model="gpt-4.1",
             input=history,
             tools=tools.tool_definitions("responses"),
             stream=True,
         )
-        for raw in events:
-            for event in stream.feed(raw):
-                if isinstance(event, TextDelta):
-                    print(event.text, end="", flush=True)
-                elif isinstance(event, ReasoningDelta):
-                    print(f"(thinking: {event.text})", end="", flush=True)
-                elif isinstance(event, ToolCallArgumentsDelta):
-                    # The arguments parsed so far: enough to show a file as it is written.
-                    print(f"[{event.name} preview: {event.partial_arguments}]")
+        for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
+                elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
                 elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
                     # Run each call as soon as it is complete (a truncated one gets a
-                    # "truncated" failure asking the model to retry with less).
+                    # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     results.append(tools.run_tool_call(event.call, files))
                 elif isinstance(event, TurnEnded):
-                    print(f"\n[turn ended: {event.status}]")
-        # The final Response carries the reasoning items the API wants back.
-        history.extend(assistant_messages(stream.final_response(), "responses"))
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
+        response = stream.final_response()  # a Response, reasoning items kept
+        history.extend(assistant_messages(response, "responses"))
         if not results:
+            print(f"Answer: {response.output_text}")
             break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "responses"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

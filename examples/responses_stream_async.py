@@ -1,5 +1,5 @@
-"""Async streaming on Responses: each call starts running as soon as it is complete,
-while the rest of the turn is still streaming."""
+"""The async twin of responses_stream.py (`toolwire.aio`): each call starts running the
+moment it is complete, while the rest of the turn still streams."""
 
 import asyncio
 import os
@@ -9,10 +9,12 @@ from openai.types.responses import ResponseInputItemParam
 
 from toolwire.aio import (
     BaseFunctionToolModel,
+    ReasoningDelta,
     TextDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallResult,
+    ToolCallStarted,
     ToolCallStream,
     ToolCallTruncated,
     ToolGroup,
@@ -20,9 +22,20 @@ from toolwire.aio import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
 
-client = AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().async_client()
+PAGE = "<!doctype html>\n<h1>Hello, and welcome!</h1>\n"
+# Offline, the fake streams what the model would: a sentence and a call, then the answer.
+OFFLINE = [
+    FakeReply(
+        text="I'll write the page now.",
+        calls=(FakeCall("create_file", {"path": "index.html", "content": PAGE}),),
+    ),
+    FakeReply(text='index.html now greets visitors with "Hello, and welcome!".'),
+]
+client = (
+    AsyncOpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).async_client()
+)
 
 
 class create_file(BaseFunctionToolModel[dict[str, str], None]):
@@ -32,7 +45,6 @@ class create_file(BaseFunctionToolModel[dict[str, str], None]):
     content: str
 
     async def model_tool_handler(self, context: dict[str, str]) -> tuple[str, None]:
-        await asyncio.sleep(0)  # e.g. write it to object storage
         context[self.path] = self.content
         return f"Created {self.path} ({len(self.content)} characters).", None
 
@@ -41,35 +53,46 @@ tools = ToolGroup.from_list([create_file])
 
 
 async def main() -> None:
-    files: dict[str, str] = {}
+    files: dict[str, str] = {}  # the handlers' context: an in-memory disk
     history: list[ResponseInputItemParam] = [
         {"role": "user", "content": "Create index.html with a friendly greeting."}
     ]
     while True:
         stream = ToolCallStream("responses")
         running: list[asyncio.Task[ToolCallResult[None]]] = []
-        events = await client.responses.create(
+        items = await client.responses.create(
             model="gpt-4.1",
             input=history,
             tools=tools.tool_definitions("responses"),
             stream=True,
         )
-        async for raw in events:
-            for event in stream.feed(raw):
-                if isinstance(event, TextDelta):
-                    print(event.text, end="", flush=True)
-                elif isinstance(event, ToolCallArgumentsDelta):
-                    print(f"[{event.name} preview: {event.partial_arguments}]")
+        async for item in items:
+            for event in stream.feed(item):
+                if isinstance(event, TextDelta | ReasoningDelta):
+                    print(f"{type(event).__name__}: {event.text!r}")
+                elif isinstance(event, ToolCallStarted):
+                    print(f"ToolCallStarted: {event.name} ({event.call_id})")
+                elif isinstance(event, ToolCallArgumentsDelta) and event.string_delta:
+                    # A live preview: the text this fragment added to a string argument
+                    # (event.partial_arguments has all the arguments parsed so far).
+                    path = "/".join(map(str, event.string_delta.path))
+                    print(f"ToolCallArgumentsDelta: {path} += {event.string_delta.text!r}")
                 elif isinstance(event, ToolCallCompleted | ToolCallTruncated):
+                    # Run each call as soon as it is complete (a truncated one gets a
+                    # "truncated" failure asking the model to retry).
+                    print(f"{type(event).__name__}: {event.call.name} ({event.call.id})")
                     running.append(asyncio.create_task(tools.run_tool_call(event.call, files)))
                 elif isinstance(event, TurnEnded):
-                    print(f"\n[turn ended: {event.status}]")
-        history.extend(assistant_messages(stream.final_response(), "responses"))
-        if not running:
-            break
+                    print(f"TurnEnded: {event.status} ({event.stop_reason})")
         results = await asyncio.gather(*running)  # in call order
+        response = stream.final_response()  # a Response, reasoning items kept
+        history.extend(assistant_messages(response, "responses"))
+        if not results:
+            print(f"Answer: {response.output_text}")
+            break
+        for result in results:
+            print(f"{result.name} -> {result.result_content}")
         history.extend(tool_result_messages(results, "responses"))
-    print(f"Files: {files}")
 
 
 if __name__ == "__main__":

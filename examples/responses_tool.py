@@ -11,9 +11,14 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.testing import FakeOpenAI
+from toolwire.testing import FakeOpenAI, FakeReply
 
-client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI().client()
+# Offline, the fake replies as the model would: it calls the tool, then answers.
+OFFLINE = [
+    FakeReply.tool_calls(("say_hello", {"name": "Kate"})),
+    FakeReply(text="Done: I said hello to Kate for you."),
+]
+client = OpenAI() if os.environ.get("OPENAI_API_KEY") else FakeOpenAI(script=OFFLINE).client()
 
 
 class say_hello(BaseFunctionToolModel[None, None]):

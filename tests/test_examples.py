@@ -1,4 +1,5 @@
-"""Every example runs offline, and the README shows the current examples and outputs."""
+"""Every example runs offline, and the generated pages show the current examples and
+outputs."""
 
 from __future__ import annotations
 
@@ -17,25 +18,118 @@ ROOT = Path(__file__).resolve().parents[1]
 
 @pytest.mark.parametrize("name", example_names())
 def test_example_runs_offline(name: str) -> None:
-    """The example's main() completes against the fake and prints something."""
+    """The example completes against the fake and prints something."""
     assert run(name).strip()
 
 
-def test_readme_is_generated_from_current_examples() -> None:
-    """README.md equals what generate_readme.py renders now (run it and commit if not)."""
-    assert (ROOT / "README.md").read_text() == generate_readme.render()
+def test_pages_are_generated_from_current_examples() -> None:
+    """README.md and docs/examples.md equal what generate_readme.py renders now (run it
+    and commit if not)."""
+    pages = generate_readme.render_pages()
+    assert sorted(pages) == ["README.md", "docs/examples.md"]
+    for output, text in pages.items():
+        assert (ROOT / output).read_text() == text, f"{output} is stale"
 
 
-def test_quickstart_has_exactly_two_commands_and_ci_runs_the_second() -> None:
-    """The Quickstart holds two shell commands; .ci/run runs both verbatim."""
+def test_readme_opens_with_what_it_is_install_and_the_quickstart() -> None:
+    """The first screen: a sentence on what it is, `pip install`, then the quickstart
+    example with its output; no section heading comes before them."""
     readme = (ROOT / "README.md").read_text()
-    quickstart = readme.split("## Quickstart", 1)[1].split("\n## ", 1)[0]
-    commands = re.findall(r"```sh\n(.*?)\n```", quickstart, re.DOTALL)
+    first_section = readme.split("\n## ", 1)[0]
+    install = first_section.index('pip install "toolwire[openai]"')
+    quickstart = first_section.index("# examples/quickstart.py")
+    assert install < quickstart < first_section.index("```text\n")
+    assert len((ROOT / "examples" / "quickstart.py").read_text().splitlines()) <= 40
+
+
+def test_development_has_exactly_two_commands_and_ci_runs_both() -> None:
+    """The Development section holds two one-line shell commands (run the examples, run
+    the tests); .ci/run runs both verbatim."""
+    readme = (ROOT / "README.md").read_text()
+    development = readme.split("\n## Development\n", 1)[1].split("\n## ", 1)[0]
+    commands = re.findall(r"```sh\n(.*?)\n```", development, re.DOTALL)
     assert len(commands) == 2
     assert all("\n" not in command for command in commands)
     assert "python -m examples" in commands[0] and "pytest" in commands[1]
     ci_lines = (ROOT / ".ci" / "run").read_text().splitlines()
     assert commands[0] in ci_lines and commands[1] in ci_lines
+
+
+def test_every_example_is_shown_on_exactly_the_pages_that_name_it() -> None:
+    """The README shows the quickstart; docs/examples.md shows every other example."""
+    readme = (ROOT / "README.md").read_text()
+    gallery = (ROOT / "docs" / "examples.md").read_text()
+    for name in example_names():
+        marker = f"examples/{name}.py\n"
+        shown_in = [
+            page for page, text in (("README", readme), ("gallery", gallery)) if marker in text
+        ]
+        assert shown_in == (["README"] if name == "quickstart" else ["gallery"]), name
+
+
+def _fake_run(name: str) -> str:
+    return f"output of {name}\n"
+
+
+def _same_run(name: str) -> str:
+    return "the same\n"
+
+
+def test_an_example_shown_nowhere_fails_the_generator(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new example that neither template shows stops generate_readme.py with a message
+    that says where to add it."""
+    names = [*example_names(), "chat_brand_new"]
+    monkeypatch.setattr(generate_readme, "example_names", lambda: names)
+    monkeypatch.setattr(generate_readme, "run", _fake_run)
+    with pytest.raises(
+        SystemExit,
+        match=r"No page shows these examples: chat_brand_new\. .*docs/examples\.template\.md",
+    ):
+        generate_readme.render_pages()
+
+
+def test_check_reports_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`--check` fails when either page differs from what would be generated, and names it."""
+    monkeypatch.setattr(generate_readme, "run", _fake_run)
+    for page in generate_readme.PAGES:
+        (tmp_path / page.template).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / page.template).write_text((ROOT / page.template).read_text())
+    monkeypatch.setattr(generate_readme, "ROOT", tmp_path)
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    assert generate_readme.main([]) == 0
+    assert generate_readme.main(["--check"]) == 0
+    (tmp_path / "docs" / "examples.md").write_text("edited by hand\n")
+    assert generate_readme.main(["--check"]) == 1
+
+
+def _render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, template: str) -> str:
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "page.template.md").write_text(template)
+    monkeypatch.setattr(generate_readme, "ROOT", tmp_path)
+    page = generate_readme.Page(template="page.template.md", output="page.md")
+    return generate_readme._Renderer().render(page)
+
+
+def test_diff_shows_what_an_async_twin_changes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`diff` renders the twin's changes as a unified diff, then its output, or a note
+    when it prints the same as the sync example."""
+    monkeypatch.setattr(generate_readme, "run", _fake_run)
+    text = _render(tmp_path, monkeypatch, "{{ diff: chat_tool_async }}")
+    assert "```diff\n--- examples/chat_tool.py\n+++ examples/chat_tool_async.py\n@@ " in text
+    assert "\n-from toolwire.core import" in text and "\n+from toolwire.aio import" in text
+    assert text.endswith("It prints:\n\n```text\noutput of chat_tool_async\n```")
+    monkeypatch.setattr(generate_readme, "run", _same_run)
+    same = generate_readme._Renderer().render(generate_readme.Page("page.template.md", "page.md"))
+    assert same.endswith("```\n\nIt prints the same as `examples/chat_tool.py`.")
+
+
+def test_diff_needs_an_async_example_with_a_sync_twin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    with pytest.raises(SystemExit, match=r"needs an `_async` example whose sync twin"):
+        _render(tmp_path, monkeypatch, "{{ diff: chat_tool }}")
 
 
 def test_main_job_runs_every_example() -> None:

@@ -169,6 +169,20 @@ def test_unexpected_exception_keeps_siblings_and_answers_every_id(api: Api) -> N
 
 
 @pytest.mark.parametrize("api", APIS)
+def test_without_a_bound_every_call_has_started_when_one_crashes(api: Api) -> None:
+    """No max_concurrency: every handler starts at once, so a crash leaves no call
+    `not_run` (the README's Async section says so): the others finish with results."""
+    turn = response(api, "crash", "sibling", "last")
+    probe = Probe()
+    with pytest.raises(ToolBatchError) as caught:
+        asyncio.run(GROUP.run_tool_calls(turn, probe))
+    assert probe.started == ["crash", "sibling", "last"]
+    assert sorted(probe.finished) == ["last", "sibling"]
+    assert caught.value.not_run == ()
+    assert [r.fail_reason for r in caught.value.answer_all()] == ["unexpected_error", None, None]
+
+
+@pytest.mark.parametrize("api", APIS)
 def test_fail_policy_under_max_concurrency_answers_every_call(api: Api) -> None:
     """unexpected_errors="fail": the crash becomes a generic failure and the rest all run."""
     probe = Probe()

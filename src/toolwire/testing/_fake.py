@@ -34,9 +34,10 @@ __all__ = [
 
 @dataclass(frozen=True, slots=True)
 class FakeCall:
-    """A tool call the fake sends: `arguments` is a dict (sent as JSON) or raw text
-    (sent as is: invalid JSON, a custom tool's input...). `id` defaults to a
-    deterministic one ("call_1", "toolu_1"...; none for Gemini, like the live API)."""
+    """A tool call the fake sends: `arguments` is a dict (sent as JSON, or as a dict
+    where the API sends dicts) or raw text (sent as is: invalid JSON, cut-off
+    arguments, a custom tool's input...). `id` defaults to a deterministic one from the
+    fake's counter ("call_2", "toolu_fake2"...; none for Gemini, like the live API)."""
 
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])
