@@ -119,7 +119,9 @@ class ToolModel(pydantic.BaseModel):
 _WARNED_UNDESCRIBED: WeakSet[type] = WeakSet()
 
 
-_LIBRARY_MODULES = frozenset({"toolwire", "pydantic", "typing", "typing_extensions", "abc", "builtins"})
+_LIBRARY_MODULES = frozenset(
+    {"toolwire", "pydantic", "typing", "typing_extensions", "abc", "builtins"}
+)
 
 
 def _inherited_doc(cls: type) -> str | None:
