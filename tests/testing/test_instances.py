@@ -534,3 +534,15 @@ def test_invalid_instance_when_no_minimal_value_exists() -> None:
         "required": ["code"],
     }
     assert invalid_instance(schema) == {"code": 100}
+
+
+def test_an_enum_value_must_also_fit_the_format() -> None:
+    """Found by the property test: the schema checker treats `format` as an annotation, so
+    an enum value that is not an email was sent for an email field; validators that check
+    formats reject it. Values that break a format the fake knows are skipped."""
+    email = {"type": "string", "format": "email"}
+    with pytest.raises(UnsupportedSchemaError, match="no enum value fits"):
+        minimal_instance({"allOf": [email, {"enum": ["x"]}]})
+    assert minimal_instance({"allOf": [email, {"enum": ["x", "a@b.example"]}]}) == "a@b.example"
+    with pytest.raises(UnsupportedSchemaError, match="const value breaks"):
+        minimal_instance({"type": "string", "format": "date", "const": "yesterday"})

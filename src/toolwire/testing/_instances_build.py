@@ -13,6 +13,7 @@ import ipaddress
 import json
 import math
 import re
+import uuid
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
 from typing import Any, cast
@@ -117,6 +118,32 @@ SUPPORTED_FORMATS: frozenset[str] = (
     frozenset(_FIXED_FORMATS) | _PLACEHOLDER_FORMATS | _BASE64_FORMATS
 )
 """String formats `minimal_instance` can produce a well-formed value for."""
+
+
+def _fits_format(value: object, fmt: object) -> bool:
+    """Whether a given (enum or const) string is well-formed for `fmt`, for the formats a
+    validator checks by default-strict settings; any other format, or a non-string, fits.
+    (The schema checker treats `format` as an annotation, as validators do by default;
+    a value the fake sends must still be valid where a strict validator checks it.)"""
+    if not isinstance(value, str) or not isinstance(fmt, str):
+        return True
+    check = _FORMAT_CHECKS.get(fmt)
+    if check is None:
+        return True
+    try:
+        return check(value) is not False
+    except ValueError:
+        return False
+
+
+_FORMAT_CHECKS: dict[str, Callable[[str], object]] = {
+    "email": lambda v: re.fullmatch(r"[^@\s]+@[^@\s]+", v) is not None,
+    "date": datetime.date.fromisoformat,
+    "date-time": lambda v: datetime.datetime.fromisoformat(v.replace("Z", "+00:00")),
+    "uuid": uuid.UUID,
+    "ipv4": ipaddress.IPv4Address,
+    "ipv6": ipaddress.IPv6Address,
+}
 
 _MAX_DEPTH = 64
 """Deepest nesting built; far beyond real tool schemas, well within Python's stack."""
@@ -335,15 +362,18 @@ class Builder:
                 return self._alternatives(node, keyword, path, hint, variant, refs, depth)
         if "const" in node:
             value = node["const"]
-            if SchemaChecker(self.root).check(value, node) is False:
+            if SchemaChecker(self.root).check(value, node) is False or not _fits_format(
+                value, node.get("format")
+            ):
                 raise self.error(path, "const", "the const value breaks the other keywords")
             return value
         if "enum" in node:
+            others = {k: x for k, x in node.items() if k != "enum"}
             fitting = [
                 v
                 for v in cast(list[Any], node["enum"])
-                if SchemaChecker(self.root).check(v, {k: x for k, x in node.items() if k != "enum"})
-                is not False
+                if SchemaChecker(self.root).check(v, others) is not False
+                and _fits_format(v, node.get("format"))
             ]
             if not fitting:
                 raise self.error(path, "enum", "no enum value fits the other keywords")
