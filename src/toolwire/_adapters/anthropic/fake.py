@@ -25,6 +25,7 @@ from ...testing._fake import (
     FakeRequest,
     FakeServer,
     FakeTool,
+    RejectedRequest,
     arguments_text,
     joined_text,
     json_list,
@@ -34,6 +35,7 @@ from ...testing._fake import (
 from ...testing._rules import HistoryProblem, blocks_of, field, text_field
 from ...testing._rules_anthropic import anthropic_history_problems
 from ...testing._rules_media import media_problems
+from ...testing._tool_shapes import tool_definition_problem
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -71,6 +73,9 @@ class AnthropicCodec:
         return sorted(problems, key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
+        shape = tool_definition_problem("anthropic", json_list(body.get("tools")))
+        if shape is not None:
+            raise RejectedRequest(shape)
         tools = [
             FakeTool(
                 text_field(tool, "name"),

@@ -27,12 +27,14 @@ from ...testing._fake import (
     FakeTool,
     RejectedRequest,
     arguments_dict,
+    json_list,
     split_text,
     sse,
 )
 from ...testing._rules import HistoryProblem, blocks_of, field, text_field
 from ...testing._rules_gemini import gemini_history_problems, gemini_signature_key
 from ...testing._rules_media import media_problems
+from ...testing._tool_shapes import tool_definition_problem
 
 __all__ = ["GeminiCodec", "fake_signature", "gemini_error"]
 
@@ -76,6 +78,9 @@ class GeminiCodec:
         return sorted([*problems, *media_problems(contents, "gemini")], key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
+        shape = tool_definition_problem("gemini", json_list(body.get("tools")))
+        if shape is not None:
+            raise RejectedRequest(shape)
         model, action = _route(path)
         request = FakeRequest(tools=_tools(body), stream=action == "streamGenerateContent")
         request.model = model or "gemini-fake"

@@ -12,6 +12,7 @@ from ...testing._fake import (
     FakeRequest,
     FakeServer,
     FakeTool,
+    RejectedRequest,
     arguments_text,
     joined_text,
     json_list,
@@ -21,6 +22,7 @@ from ...testing._fake import (
 from ...testing._rules import HistoryProblem, field
 from ...testing._rules_chat import chat_history_problems
 from ...testing._rules_media import media_problems
+from ...testing._tool_shapes import tool_definition_problem
 
 __all__ = ["ChatCodec", "openai_error"]
 
@@ -45,6 +47,9 @@ class ChatCodec:
         return sorted(problems, key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
+        shape = tool_definition_problem("chat.completions", json_list(body.get("tools")))
+        if shape is not None:
+            raise RejectedRequest(shape)
         tools: list[FakeTool] = []
         for tool in json_list(body.get("tools")):
             if field(tool, "type") == "custom":

@@ -45,6 +45,7 @@ from ...testing._fake import (
 from ...testing._rules import HistoryProblem, field, text_field
 from ...testing._rules_media import media_problems
 from ...testing._rules_responses import responses_history_problems
+from ...testing._tool_shapes import tool_definition_problem
 from ..openai_chat.fake import CREATED, openai_error
 
 __all__ = ["ResponsesCodec"]
@@ -99,6 +100,9 @@ class ResponsesCodec:
                 "store=false)."
             )
         items = [*previous, *_input(body)]
+        shape = tool_definition_problem("responses", json_list(body.get("tools")))
+        if shape is not None:
+            raise RejectedRequest(shape)
         tools: list[FakeTool] = []
         for tool in json_list(body.get("tools")):
             kind = field(tool, "type")
