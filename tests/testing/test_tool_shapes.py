@@ -46,7 +46,7 @@ def send(api: Api, tool: Any) -> None:
             model="m",
             max_tokens=100,
             messages=prompt,
-            extra_body={"tools": [tool]},  # pyright: ignore[reportArgumentType]
+            extra_body={"tools": [tool]},
         )
     else:
         config = types.GenerateContentConfig(
