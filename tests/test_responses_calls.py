@@ -99,7 +99,8 @@ def test_model_dump_dicts() -> None:
     """`item.model_dump()` dicts (None values, "async_") read the same."""
     response = sdk_response(response_json(function_call(), custom_call()))
     dumps = [item.model_dump() for item in response.output]
-    assert "async_" in dumps[0]
+    if "async_" in type(response.output[0]).model_fields:  # openai >= 3.38 has the field
+        assert "async_" in dumps[0]
     assert read_calls(dumps) == [WEATHER, SQL]
 
 
