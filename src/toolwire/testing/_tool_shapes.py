@@ -105,7 +105,9 @@ def _gemini(index: int, tool: Any) -> str | None:
             f"Invalid JSON payload received. Unknown name {unknown[0]!r} at 'tools[{index}]': "
             "Cannot find field."
         )
-    declarations: Any = field(cast(object, tool), "functionDeclarations", "function_declarations") or []
+    declarations: Any = (
+        field(cast(object, tool), "functionDeclarations", "function_declarations") or []
+    )
     listed: list[Any] = declarations if isinstance(declarations, list) else []  # pyright: ignore[reportUnknownVariableType]
     for position, declaration in enumerate(listed):
         if not text_field(declaration, "name"):
