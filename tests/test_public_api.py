@@ -15,6 +15,7 @@ NAMESPACE_SPECIFIC = {
     "BaseFunctionToolModel",
     "FunctionToolGroup",
     "ToolGroup",
+    "ToolModelType",
 }
 
 

@@ -11,6 +11,7 @@ from inline_snapshot import snapshot
 from toolwire import aio
 from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, ToolGroup
 from toolwire.exceptions import (
+    CustomToolError,
     DuplicateToolNameError,
     ToolDefinitionError,
     ToolwireWarning,
@@ -216,18 +217,35 @@ class TestDeveloperMistakes:
         )
 
     def test_custom_tool_with_extra_fields_is_refused(self) -> None:
-        """A custom tool may only have `input`."""
-        with pytest.raises(ToolDefinitionError, match="may only have the field 'input'"):
+        """A custom tool may only have `input`: a field the model can never send is refused
+        at once, and the error is a ValueError too (as in toolcall)."""
+        with pytest.raises(CustomToolError, match="may only have the field 'input'") as error:
 
             class Two(BaseCustomToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
                 extra: int
 
-    def test_bad_custom_format_is_refused(self) -> None:
-        """A custom tool format that is neither text nor grammar raises at class creation."""
-        with pytest.raises(ToolDefinitionError, match="model_tool_format"):
+        assert isinstance(error.value, ToolDefinitionError | ValueError)
 
-            class BadFormat(BaseCustomToolModel[None, None]):  # pyright: ignore[reportUnusedClass]
+    def test_bad_custom_format_warns_at_once_and_raises_where_it_is_used(self) -> None:
+        """A format that is neither text nor grammar warns at class creation, and raises
+        `CustomToolError` (a ValueError, as in toolcall) at definition and group build."""
+        with pytest.warns(ToolwireWarning, match="BadFormat.model_tool_format is"):
+
+            class BadFormat(BaseCustomToolModel[None, None]):
+                """Bad."""
+
                 model_tool_format = {"type": "xml"}  # pyright: ignore[reportAssignmentType]
+
+        message = (
+            "BadFormat.model_tool_format is {'type': 'xml'}; use None, {'type': 'text'}, or "
+            "{'type': 'grammar', 'syntax': 'lark' or 'regex', 'definition': '...'}."
+        )
+        with pytest.raises(CustomToolError) as at_definition:
+            BadFormat.model_tool_definition("responses")
+        assert str(at_definition.value) == message
+        assert isinstance(at_definition.value, ValueError)
+        with pytest.raises(CustomToolError, match="BadFormat.model_tool_format"):
+            ToolGroup.from_list([BadFormat])
 
     def test_duplicate_names_are_refused(self) -> None:
         """Two tools with one name raise, naming both classes."""

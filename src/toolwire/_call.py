@@ -25,7 +25,7 @@ if TYPE_CHECKING:
         ResponseFunctionToolCallParam,
     )
 
-__all__ = ["AnyToolCall", "StandardToolCall"]
+__all__ = ["AnyCustomToolCall", "AnyFunctionToolCall", "AnyToolCall", "StandardToolCall"]
 
 
 @dataclass(slots=True)
@@ -82,5 +82,34 @@ if TYPE_CHECKING:
         | Mapping[str, Any],
     )
     """A single tool call of any API: an SDK model, its param dict, or a StandardToolCall."""
+    AnyFunctionToolCall = TypeAliasType(
+        "AnyFunctionToolCall",
+        StandardToolCall
+        | ChatCompletionMessageFunctionToolCall
+        | ChatCompletionMessageFunctionToolCallParam
+        | ResponseFunctionToolCall
+        | ResponseFunctionToolCallParam
+        | ToolUseBlock
+        | BetaToolUseBlock
+        | ToolUseBlockParam
+        | FunctionCall
+        | FunctionCallDict
+        | Part
+        | PartDict
+        | Mapping[str, Any],
+    )
+    """A function-tool call of any API (what `BaseFunctionToolModel` runs)."""
+    AnyCustomToolCall = TypeAliasType(
+        "AnyCustomToolCall",
+        StandardToolCall
+        | ChatCompletionMessageCustomToolCall
+        | ChatCompletionMessageCustomToolCallParam
+        | ResponseCustomToolCall
+        | ResponseCustomToolCallParam
+        | Mapping[str, Any],
+    )
+    """An OpenAI custom-tool call (what `BaseCustomToolModel` runs)."""
 else:
     AnyToolCall = TypeAliasType("AnyToolCall", object)
+    AnyFunctionToolCall = TypeAliasType("AnyFunctionToolCall", object)
+    AnyCustomToolCall = TypeAliasType("AnyCustomToolCall", object)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
-from typing_extensions import TypeVar
+from typing_extensions import TypeAliasType, TypeVar
 
 from ._adapters import read_call, read_calls
 from ._api import Api
@@ -24,7 +24,13 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
 
-__all__ = ["BaseCustomToolModel", "BaseFunctionToolModel", "FunctionToolGroup", "ToolGroup"]
+__all__ = [
+    "BaseCustomToolModel",
+    "BaseFunctionToolModel",
+    "FunctionToolGroup",
+    "ToolGroup",
+    "ToolModelType",
+]
 
 ContextIn = TypeVar("ContextIn")
 ContextOut = TypeVar("ContextOut")
@@ -164,6 +170,13 @@ class ToolGroup(
 
 FunctionToolGroup = ToolGroup
 """The seed's name for `ToolGroup`."""
+
+ToolModelType = TypeAliasType(
+    "ToolModelType",
+    BaseFunctionToolModel[ContextIn, ContextOut] | BaseCustomToolModel[ContextIn, ContextOut],
+    type_params=(ContextIn, ContextOut),
+)
+"""Any tool class of this namespace, function or custom (toolcall's name)."""
 
 
 def _run(

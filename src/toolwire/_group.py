@@ -8,7 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._api import Api, check_api
-from ._tool import CustomToolModel, FunctionToolModel, ToolModel
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel, normalize_format
 from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
@@ -51,6 +51,8 @@ def check_tools(
                 "of them another name with `model_tool_custom_name`."
             )
         by_name[name] = tool
+        if issubclass(tool, CustomToolModel):
+            normalize_format(tool, tool.model_tool_format)  # an invalid format raises here
         handler: Any = getattr(tool, "model_tool_handler", None)
         if getattr(handler, "__module__", None) in _PLACEHOLDER_MODULES:
             warnings.warn(

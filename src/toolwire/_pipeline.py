@@ -240,6 +240,9 @@ def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCal
 def _validate_custom(
     tool: type[ToolModel], call: StandardToolCall, raw: object, limits: ArgumentLimits
 ) -> ToolModel | ToolCallFailure:
+    from ._tool import refuse_extra_fields  # custom calls are rare: keep it off import
+
+    refuse_extra_fields(tool)
     text = "" if raw is None else raw
     if not isinstance(text, str):
         return _failure(

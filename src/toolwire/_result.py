@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Generic, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, overload
 
 from typing_extensions import TypeAliasType, TypeVar
 
@@ -51,11 +51,18 @@ ToolCallFailReason = Literal[
 """
 
 
-class HandlerResult(NamedTuple, Generic[T]):
-    """What a handler returns: what the model sees (text, or a sequence of text,
-    `ImagePart` and `FilePart`) and the context for your code."""
+Content = TypeVar("Content", bound=ToolContent, default=ToolContent)
 
-    result_content: ToolContent
+
+class HandlerResult(NamedTuple, Generic[T, Content]):
+    """What a handler returns: what the model sees (text, or a sequence of text,
+    `ImagePart` and `FilePart`) and the context for your code.
+
+    `HandlerResult[Context]` holds any content; the second parameter narrows it, and is
+    inferred: `HandlerResult("done", 3)` is a `tuple[str, int]` (as toolcall's was).
+    """
+
+    result_content: Content
     context: T
 
 
@@ -81,7 +88,7 @@ class _ResultBase:
     )
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, init=False)
 class ToolCallSuccess(_ResultBase, Generic[T]):
     """A call whose handler returned. Treat it as read-only.
 
@@ -95,6 +102,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
         result_parts: the parts the handler returned (text, `ImagePart`, `FilePart`), in
             order; empty when it returned plain text (then `result_content` is all).
+
+    Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
     """
 
     call_id: str
@@ -107,8 +116,55 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
     exception: None = None
     result_parts: tuple[ResultPart, ...] = ()
 
+    @overload
+    def __init__(
+        self,
+        call_id: str,
+        name: str,
+        result_content: str,
+        context: T,
+        type: Literal["function", "custom"] = "function",
+        synthesized_id: bool = False,
+        fail_reason: None = None,
+        exception: None = None,
+        result_parts: tuple[ResultPart, ...] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        *,
+        call_id: str,
+        result_content: str,
+        context: T,
+        type: Literal["function", "custom"] = "function",
+        fail_reason: None = None,
+        exception: None = None,
+    ) -> None: ...
 
-@dataclass(slots=True)
+    def __init__(  # a dataclass __init__ with `name` optional, for toolcall's form
+        self,
+        call_id: str,
+        name: str = "",
+        result_content: str = "",
+        context: Any = None,
+        type: Literal["function", "custom"] = "function",
+        synthesized_id: bool = False,
+        fail_reason: None = None,
+        exception: None = None,
+        result_parts: tuple[ResultPart, ...] = (),
+    ) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.result_content = result_content
+        self.context = context
+        self.type = type
+        self.synthesized_id = synthesized_id
+        self.fail_reason = fail_reason
+        self.exception = exception
+        self.result_parts = result_parts
+
+
+@dataclass(slots=True, init=False)
 class ToolCallFailure(_ResultBase):
     """A call answered with an error the model can act on. Treat it as read-only.
 
@@ -121,6 +177,8 @@ class ToolCallFailure(_ResultBase):
             `ErrorForLLMToSee`, the handler's unexpected exception...), if any.
         type: "function" or "custom", like the call.
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
+
+    Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
     """
 
     call_id: str
@@ -133,6 +191,53 @@ class ToolCallFailure(_ResultBase):
     context: None = None
     result_parts: tuple[()] = ()
     """Always empty: a failure is text the model reads."""
+
+    @overload
+    def __init__(
+        self,
+        call_id: str,
+        name: str,
+        result_content: str,
+        fail_reason: ToolCallFailReason,
+        exception: BaseException | None = None,
+        type: Literal["function", "custom"] = "function",
+        synthesized_id: bool = False,
+        context: None = None,
+        result_parts: tuple[()] = (),
+    ) -> None: ...
+    @overload
+    def __init__(
+        self,
+        *,
+        call_id: str,
+        result_content: str,
+        fail_reason: ToolCallFailReason,
+        exception: BaseException | None = None,
+        type: Literal["function", "custom"] = "function",
+        context: None = None,
+    ) -> None: ...
+
+    def __init__(  # a dataclass __init__ with `name` optional, for toolcall's form
+        self,
+        call_id: str,
+        name: str = "",
+        result_content: str = "",
+        fail_reason: ToolCallFailReason = "unexpected_error",
+        exception: BaseException | None = None,
+        type: Literal["function", "custom"] = "function",
+        synthesized_id: bool = False,
+        context: None = None,
+        result_parts: tuple[()] = (),
+    ) -> None:
+        self.call_id = call_id
+        self.name = name
+        self.result_content = result_content
+        self.fail_reason = fail_reason
+        self.exception = exception
+        self.type = type
+        self.synthesized_id = synthesized_id
+        self.context = context
+        self.result_parts = result_parts
 
     @classmethod
     def for_call(

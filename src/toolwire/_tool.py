@@ -21,7 +21,14 @@ from pydantic_core import core_schema
 from ._api import Api, check_api
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._json import copy_json
-from .exceptions import ToolDefinitionError, ToolwireWarning
+from ._standard import (
+    StandardCustomToolDefinition,
+    StandardCustomToolGrammarFormat,
+    StandardCustomToolTextFormat,
+    StandardFunctionToolDefinition,
+    plain_format,
+)
+from .exceptions import CustomToolError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
     from anthropic.types import JSONOutputFormatParam, ToolParam
@@ -242,6 +249,20 @@ class FunctionToolModel(ToolModel):
         return _function_spec(cls, check_api(api), output=output).report
 
     @classmethod
+    def model_tool_standard_definition(cls) -> StandardFunctionToolDefinition:
+        """toolcall's neutral description of this tool: name, description, strictness
+        and the schema before per-API compilation (its methods compile it per API)."""
+        schema, description, custom = _source_schema(cls)
+        definition = StandardFunctionToolDefinition(
+            name=cls.model_tool_name(),
+            description=cls._tool_description(description),
+            strict=cls.model_tool_strict,
+            json_schema=schema,
+        )
+        definition._custom_schema = custom
+        return definition
+
+    @classmethod
     def model_tool_pretty_definition(cls) -> str:
         """For debugging: the tool's name, description, strictness and JSON schema."""
         schema = cls.model_tool_json_schema()
@@ -261,25 +282,36 @@ class CustomToolModel(ToolModel):
 
     model_tool_type: ClassVar[Literal["function", "custom"]] = "custom"
 
-    input: str
+    input: str | Any  # `| Any`: a subclass may narrow it (`input: Literal["a", "b"]`)
     """The text the model sent. Override the type, or add a field validator, to validate it."""
 
-    model_tool_format: ClassVar[CustomToolFormat | None] = None
+    model_tool_format: ClassVar[
+        CustomToolFormat | StandardCustomToolTextFormat | StandardCustomToolGrammarFormat | None
+    ] = None
     """Class config: `{"type": "text"}` or `{"type": "grammar", "syntax": "lark" | "regex",
-    "definition": "..."}`; None sends no format (unconstrained text)."""
+    "definition": "..."}` (or toolcall's `StandardCustomToolTextFormat()` /
+    `StandardCustomToolGrammarFormat(...)`); None sends no format (unconstrained text)."""
 
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
-        extra = [name for name in cls.model_fields if name != "input"]
+        extra = extra_fields(cls)
+        if any(cls.model_fields[name].is_required() for name in extra):
+            raise CustomToolError(_extra_fields_message(cls, extra))
         if extra:
-            raise ToolDefinitionError(
-                f"Custom tool {cls.__name__} may only have the field 'input' (the text the model "
-                f"sends), but it also declares {extra}. Derive other values from `input` with "
-                "computed fields or validators, or make it a function tool "
-                "(BaseFunctionToolModel) if it takes several arguments."
+            # toolcall defined such a class and refused its calls; keep that (its users'
+            # code defines them), but say so now.
+            warnings.warn(
+                _extra_fields_message(cls, extra) + " Calls to it raise CustomToolError.",
+                ToolwireWarning,
+                stacklevel=3,
             )
-        _normalize_format(cls, cls.model_tool_format)
+        try:
+            normalize_format(cls, cls.model_tool_format)
+        except CustomToolError as error:
+            # Raised again where the format is used (definitions, group build), where
+            # toolcall raised it; said now so it is seen early.
+            warnings.warn(str(error), ToolwireWarning, stacklevel=3)
 
     @overload
     @classmethod
@@ -302,9 +334,25 @@ class CustomToolModel(ToolModel):
         spec = CustomToolSpec(
             name=cls.model_tool_name(),
             description=cls._tool_description(),
-            format=_normalize_format(cls, cls.model_tool_format),
+            format=normalize_format(cls, cls.model_tool_format),
         )
         return adapter(api).custom_definition(spec)
+
+    @classmethod
+    def model_tool_standard_definition(cls) -> StandardCustomToolDefinition:
+        """toolcall's neutral description of this tool: name, description and format."""
+        fmt = normalize_format(cls, cls.model_tool_format)
+        return StandardCustomToolDefinition(
+            name=cls.model_tool_name(),
+            description=cls._tool_description(),
+            format=None
+            if fmt is None
+            else StandardCustomToolTextFormat()
+            if fmt["type"] == "text"
+            else StandardCustomToolGrammarFormat(
+                syntax=fmt["syntax"], definition=fmt["definition"]
+            ),
+        )
 
     @classmethod
     def model_tool_pretty_definition(cls) -> str:
@@ -312,7 +360,7 @@ class CustomToolModel(ToolModel):
         body = {
             "name": cls.model_tool_name(),
             "description": cls._tool_description(),
-            "format": _normalize_format(cls, cls.model_tool_format),
+            "format": normalize_format(cls, cls.model_tool_format),
         }
         return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
 
@@ -344,12 +392,7 @@ def _function_spec(
     if spec is None:
         from ._schema import compile_schema
 
-        custom = cls.model_tool_custom_json_schema is not None
-        schema = cls.model_tool_json_schema()
-        description = schema.get("description")
-        if not custom:
-            schema.pop("title", None)
-            schema.pop("description", None)
+        schema, description, custom = _source_schema(cls)
         strict = cls.model_tool_strict or key[1]
         compiled = compile_schema(schema, api, strict=strict, custom=custom)
         if strict and not cls.model_tool_strict:
@@ -362,6 +405,40 @@ def _function_spec(
             report=compiled.report,
         )
     return spec
+
+
+def _source_schema(cls: type[FunctionToolModel]) -> tuple[dict[str, Any], object, bool]:
+    """The schema every API compiles from, its description, and whether it is the
+    class's custom schema (sent as given, so its root title and description stay)."""
+    custom = cls.model_tool_custom_json_schema is not None
+    schema = cls.model_tool_json_schema()
+    description = schema.get("description")
+    if not custom:
+        schema.pop("title", None)
+        schema.pop("description", None)
+    return schema, description, custom
+
+
+def extra_fields(cls: type[pydantic.BaseModel]) -> list[str]:
+    """A custom tool's fields besides `input` (it may have none)."""
+    return [name for name in cls.model_fields if name != "input"]
+
+
+def refuse_extra_fields(cls: type[pydantic.BaseModel]) -> None:
+    """Raise `CustomToolError` for a custom tool with fields besides `input` (its calls
+    cannot be answered: the model sends only the text)."""
+    extra = extra_fields(cls)
+    if extra:
+        raise CustomToolError(_extra_fields_message(cls, extra))
+
+
+def _extra_fields_message(cls: type, extra: list[str]) -> str:
+    return (
+        f"Custom tool {cls.__name__} may only have the field 'input' (the text the model "
+        f"sends), but it also declares {extra}. Derive other values from `input` with "
+        "computed fields or validators, or make it a function tool "
+        "(BaseFunctionToolModel) if it takes several arguments."
+    )
 
 
 def _check_output_needs(cls: type, api: Api, report: SchemaReport) -> None:
@@ -378,10 +455,12 @@ def _check_output_needs(cls: type, api: Api, report: SchemaReport) -> None:
         )
 
 
-def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
+def normalize_format(cls: type, value: object) -> CustomToolFormat | None:
     """Accept the Responses (flat) or Chat (nested) grammar shape; raise on anything else."""
     if value is None:
         return None
+    if isinstance(value, StandardCustomToolTextFormat | StandardCustomToolGrammarFormat):
+        return plain_format(value)
     if isinstance(value, dict):
         fmt: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
         if fmt.get("type") == "text" and set(fmt) == {"type"}:
@@ -392,7 +471,7 @@ def _normalize_format(cls: type, value: object) -> CustomToolFormat | None:
             syntax, definition = inner.get("syntax"), inner.get("definition")
             if syntax in ("lark", "regex") and isinstance(definition, str):
                 return {"type": "grammar", "syntax": syntax, "definition": definition}
-    raise ToolDefinitionError(
+    raise CustomToolError(
         f"{cls.__name__}.model_tool_format is {value!r}; use None, {{'type': 'text'}}, or "
         "{'type': 'grammar', 'syntax': 'lark' or 'regex', 'definition': '...'}."
     )

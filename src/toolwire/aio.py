@@ -8,10 +8,16 @@ errors, history helpers and streams are the same objects in both.
 from __future__ import annotations
 
 from ._adapters._base import TurnStatus
-from ._aio import BaseCustomToolModel, BaseFunctionToolModel, FunctionToolGroup, ToolGroup
+from ._aio import (
+    BaseCustomToolModel,
+    BaseFunctionToolModel,
+    FunctionToolGroup,
+    ToolGroup,
+    ToolModelType,
+)
 from ._api import Api
 from ._batch import UnexpectedErrors
-from ._call import AnyToolCall, StandardToolCall
+from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._definition import CustomToolFormat, GeminiResponseFormat
 from ._history import (
     AnyResponse,
@@ -31,6 +37,13 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._schema import SchemaChange, SchemaReport
+from ._standard import (
+    StandardCustomToolDefinition,
+    StandardCustomToolFormat,
+    StandardCustomToolGrammarFormat,
+    StandardCustomToolTextFormat,
+    StandardFunctionToolDefinition,
+)
 from ._streaming._events import (
     ReasoningDelta,
     StreamEvent,
@@ -46,6 +59,8 @@ from ._streaming._stream import ToolCallStream
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnyCustomToolCall",
+    "AnyFunctionToolCall",
     "AnyResponse",
     "AnyToolCall",
     "Api",
@@ -70,6 +85,11 @@ __all__ = [
     "ResultPart",
     "SchemaChange",
     "SchemaReport",
+    "StandardCustomToolDefinition",
+    "StandardCustomToolFormat",
+    "StandardCustomToolGrammarFormat",
+    "StandardCustomToolTextFormat",
+    "StandardFunctionToolDefinition",
     "StandardToolCall",
     "StreamEvent",
     "StringDelta",
@@ -87,6 +107,7 @@ __all__ = [
     "ToolCallTruncated",
     "ToolContent",
     "ToolGroup",
+    "ToolModelType",
     "turn_status",
     "TurnEnded",
     "TurnStatus",

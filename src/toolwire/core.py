@@ -9,8 +9,14 @@ from __future__ import annotations
 from ._adapters._base import TurnStatus
 from ._api import Api
 from ._batch import UnexpectedErrors
-from ._call import AnyToolCall, StandardToolCall
-from ._core import BaseCustomToolModel, BaseFunctionToolModel, FunctionToolGroup, ToolGroup
+from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
+from ._core import (
+    BaseCustomToolModel,
+    BaseFunctionToolModel,
+    FunctionToolGroup,
+    ToolGroup,
+    ToolModelType,
+)
 from ._definition import CustomToolFormat, GeminiResponseFormat
 from ._history import (
     AnyResponse,
@@ -30,6 +36,13 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._schema import SchemaChange, SchemaReport
+from ._standard import (
+    StandardCustomToolDefinition,
+    StandardCustomToolFormat,
+    StandardCustomToolGrammarFormat,
+    StandardCustomToolTextFormat,
+    StandardFunctionToolDefinition,
+)
 from ._streaming._events import (
     ReasoningDelta,
     StreamEvent,
@@ -45,6 +58,8 @@ from ._streaming._stream import ToolCallStream
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnyCustomToolCall",
+    "AnyFunctionToolCall",
     "AnyResponse",
     "AnyToolCall",
     "Api",
@@ -69,6 +84,11 @@ __all__ = [
     "ResultPart",
     "SchemaChange",
     "SchemaReport",
+    "StandardCustomToolDefinition",
+    "StandardCustomToolFormat",
+    "StandardCustomToolGrammarFormat",
+    "StandardCustomToolTextFormat",
+    "StandardFunctionToolDefinition",
     "StandardToolCall",
     "StreamEvent",
     "StringDelta",
@@ -86,6 +106,7 @@ __all__ = [
     "ToolCallTruncated",
     "ToolContent",
     "ToolGroup",
+    "ToolModelType",
     "turn_status",
     "TurnEnded",
     "TurnStatus",

@@ -5,11 +5,13 @@ Hierarchy::
     ToolwireError                      every error toolwire raises itself
     ├── ToolDefinitionError (TypeError)  a tool class or group is set up wrong
     │   ├── DuplicateToolNameError (ValueError)
+    │   ├── CustomToolError (ValueError)  a custom tool's format or fields are invalid
     │   └── UnsupportedToolError        e.g. a custom (grammar) tool on Anthropic
     ├── SchemaError (ValueError)        a schema an API cannot take (names the field)
     ├── MediaError (ValueError)         an ImagePart/FilePart no API could take
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
-    ├── CallKindMismatchError (TypeError)  a custom call sent to a function tool, ...
+    ├── CallKindMismatchError (TypeError, ValueError)  a custom call sent to a function
+    │                                    tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
     ├── UnexpectedObjectError (TypeError)  another API's object, a stream where a
     │                                      finished response belongs, a coroutine...
@@ -35,6 +37,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallKindMismatchError",
+    "CustomToolError",
     "DuplicateToolNameError",
     "ErrorForLLMToSee",
     "HandlerCancelledError",
@@ -78,6 +81,11 @@ class DuplicateToolNameError(ToolDefinitionError, ValueError):
     """Two tools in one group have the same name."""
 
 
+class CustomToolError(ToolDefinitionError, ValueError):
+    """A custom tool whose `model_tool_format` is not a format, or that declares fields
+    besides `input` (a ValueError too, as in toolcall)."""
+
+
 class UnsupportedToolError(ToolDefinitionError):
     """A tool kind the API does not have (custom/grammar tools on Anthropic or Gemini)."""
 
@@ -96,8 +104,9 @@ class UnknownApiError(ToolwireError, ValueError):
     """An `api=` value that is not one of the four API names."""
 
 
-class CallKindMismatchError(ToolwireError, TypeError):
-    """A call's kind (function or custom) does not match the tool it names."""
+class CallKindMismatchError(ToolwireError, TypeError, ValueError):
+    """A call's kind (function or custom) does not match the tool it names (a ValueError
+    too, as in toolcall)."""
 
 
 class UnhandledCallsError(ToolwireError, ValueError):
