@@ -32,6 +32,31 @@ if TYPE_CHECKING:
     group = ToolGroup.from_list([Weather])
     assert_type(group, ToolGroup[int, float])
 
+    def tool_choice_splats(client: OpenAI, anthropic: Anthropic) -> None:
+        """Each API's tool_choice params go straight into its create call."""
+        client.chat.completions.create(
+            model="m",
+            messages=[],
+            tools=group.tool_definitions("chat.completions"),
+            **group.tool_choice("chat.completions", Weather, parallel=False),
+        )
+        client.responses.create(
+            model="m",
+            input="hi",
+            tools=group.tool_definitions("responses"),
+            **group.tool_choice("responses", "required"),
+        )
+        anthropic.messages.create(
+            model="m",
+            max_tokens=1,
+            messages=[],
+            tools=group.tool_definitions("anthropic"),
+            **group.tool_choice("anthropic", "auto", thinking={"type": "adaptive"}),
+        )
+        genai_types.GenerateContentConfig(
+            tools=group.tool_definitions("gemini"), **group.tool_choice("gemini", Weather)
+        )
+
     def chat(client: OpenAI, completion: ChatCompletion) -> None:
         history: list[ChatCompletionMessageParam] = []
         client.chat.completions.create(

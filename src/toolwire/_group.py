@@ -17,6 +17,14 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
+    from ._tool_choice import (
+        AnthropicToolChoiceParams,
+        ChatToolChoiceParams,
+        GeminiToolChoiceParams,
+        ResponsesToolChoiceParams,
+        ToolChoiceMode,
+    )
+
 __all__ = ["GroupDefinitions", "check_tools"]
 
 _PLACEHOLDER_MODULES = frozenset({"toolwire._core", "toolwire._aio"})
@@ -100,6 +108,81 @@ class GroupDefinitions:
         api = check_api(api)
         definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
         return adapter(api).tool_definitions(definitions)
+
+    @overload
+    def tool_choice(
+        self,
+        api: Literal["chat.completions"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+    ) -> ChatToolChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
+        api: Literal["responses"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+    ) -> ResponsesToolChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
+        api: Literal["anthropic"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> AnthropicToolChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
+        api: Literal["gemini"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+    ) -> GeminiToolChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
+        api: Api,
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> (
+        ChatToolChoiceParams
+        | ResponsesToolChoiceParams
+        | AnthropicToolChoiceParams
+        | GeminiToolChoiceParams
+    ): ...
+    def tool_choice(
+        self,
+        api: Api,
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> (
+        ChatToolChoiceParams
+        | ResponsesToolChoiceParams
+        | AnthropicToolChoiceParams
+        | GeminiToolChoiceParams
+    ):
+        """Keyword arguments making the model call tools as `choice` says, in the API's
+        own words: splat them into the create call (Gemini: into `GenerateContentConfig`).
+
+        `choice`: "auto" (the model decides), "none", "required" (at least one call), or
+        one tool class of this group (that tool must be called). `parallel`: allow
+        several calls in one turn (True/False), or None to leave the API's default.
+        `thinking` (Anthropic): the request's `thinking` param, or True when extended
+        thinking is on; a forced choice is then refused, as the API would.
+        Raises `ToolChoiceError` for what the API would reject.
+        """
+        from ._tool_choice import tool_choice_params
+
+        params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
+        return params  # pyright: ignore[reportReturnType]
 
     def pretty_definition(self) -> str:
         """For debugging: every tool's name, description and schema."""

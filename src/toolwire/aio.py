@@ -56,9 +56,17 @@ from ._streaming._events import (
 )
 from ._streaming._preview import StringDelta
 from ._streaming._stream import ToolCallStream
+from ._tool_choice import (
+    AnthropicToolChoiceParams,
+    ChatToolChoiceParams,
+    GeminiToolChoiceParams,
+    ResponsesToolChoiceParams,
+    ToolChoiceMode,
+)
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnthropicToolChoiceParams",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",
     "AnyResponse",
@@ -68,12 +76,14 @@ __all__ = [
     "assistant_messages",
     "BaseCustomToolModel",
     "BaseFunctionToolModel",
+    "ChatToolChoiceParams",
     "CustomToolFormat",
     "DEFAULT_LIMITS",
     "ErrorForLLMToSee",
     "FilePart",
     "FunctionToolGroup",
     "GeminiResponseFormat",
+    "GeminiToolChoiceParams",
     "HandlerResult",
     "ImagePart",
     "media_report",
@@ -82,6 +92,7 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "ReasoningDelta",
+    "ResponsesToolChoiceParams",
     "ResultPart",
     "SchemaChange",
     "SchemaReport",
@@ -105,6 +116,7 @@ __all__ = [
     "ToolCallStream",
     "ToolCallSuccess",
     "ToolCallTruncated",
+    "ToolChoiceMode",
     "ToolContent",
     "ToolGroup",
     "ToolModelType",

@@ -10,6 +10,7 @@ Hierarchy::
     ├── SchemaError (ValueError)        a schema an API cannot take (names the field)
     ├── MediaError (ValueError)         an ImagePart/FilePart no API could take
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
+    ├── ToolChoiceError (ValueError)    a tool choice the API would reject (HTTP 400)
     ├── CallKindMismatchError (TypeError, ValueError)  a custom call sent to a function
     │                                    tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
@@ -46,6 +47,7 @@ __all__ = [
     "StreamIncompleteError",
     "StreamOrderError",
     "ToolBatchError",
+    "ToolChoiceError",
     "ToolDefinitionError",
     "ToolwireError",
     "ToolwireWarning",
@@ -102,6 +104,12 @@ class MediaError(ToolwireError, ValueError):
 
 class UnknownApiError(ToolwireError, ValueError):
     """An `api=` value that is not one of the four API names."""
+
+
+class ToolChoiceError(ToolwireError, ValueError):
+    """A tool choice the API would reject: a tool not in the group, a forced choice with
+    Anthropic's extended thinking, Gemini's forced mode with a parameterless tool, or
+    parallel calls turned off on Gemini (which has no such switch)."""
 
 
 class CallKindMismatchError(ToolwireError, TypeError, ValueError):
