@@ -188,10 +188,19 @@ async def _run(
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
+    limit = prepared.model_tool_timeout
     try:
-        returned = await _handler(prepared, context)
+        if limit is None:
+            returned = await _handler(prepared, context)
+        else:
+            async with asyncio.timeout(limit) as deadline:
+                returned = await _handler(prepared, context)
     except ErrorForLLMToSee as error:
         return explicit_failure(call, error)
+    except TimeoutError as error:
+        if limit is not None and deadline.expired():  # pyright: ignore[reportPossiblyUnboundVariable]
+            return timeout_failure(call, limit, error)
+        raise
     except asyncio.CancelledError as cancelled:
         raise _own_cancellation(cancelled, call) from cancelled
     return success(call, prepared, returned)
@@ -246,22 +255,44 @@ class _Batch:
     ) -> list[Any]:
         gate = asyncio.Semaphore(max_concurrency) if max_concurrency is not None else None
         tasks: list[asyncio.Task[None]] = []
+        in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
             if isinstance(item, ToolCallFailure):
                 self.results[index] = item
             elif isinstance(item, Crashed):  # its validation raised: it never starts
                 self._unexpected(index, item.error, unexpected_errors)
+            elif item.model_tool_sequential:
+                in_order.setdefault(type(item), []).append((index, item))
             elif gate is None:
                 coroutine = self._invoke(index, item, context, unexpected_errors, timeout)
                 tasks.append(asyncio.ensure_future(coroutine))
             else:
                 coroutine = self._gated(index, item, context, unexpected_errors, gate, timeout)
                 tasks.append(asyncio.ensure_future(coroutine))
+        for calls in in_order.values():  # one task per sequential tool runs its calls in order
+            coroutine = self._in_order(calls, context, unexpected_errors, gate, timeout)
+            tasks.append(asyncio.ensure_future(coroutine))
         if tasks:
             await _wait_all(tasks)
         if any(error is not None for error in self.errors):
             raise batch_error(self.calls, self.results, self.errors) from None
         return self.results
+
+    async def _in_order(
+        self,
+        calls: list[tuple[int, ToolModel]],
+        context: Any,
+        unexpected_errors: UnexpectedErrors,
+        gate: asyncio.Semaphore | None,
+        timeout: float | None,
+    ) -> None:
+        for index, tool in calls:
+            if self.stopped:  # an unexpected error stopped the batch: the rest never start
+                return
+            if gate is None:
+                await self._invoke(index, tool, context, unexpected_errors, timeout)
+            else:
+                await self._gated(index, tool, context, unexpected_errors, gate, timeout)
 
     async def _gated(
         self,
@@ -285,6 +316,9 @@ class _Batch:
         timeout: float | None,
     ) -> None:
         call = self.calls[index]
+        own_limit = tool.model_tool_timeout
+        if own_limit is not None:
+            timeout = own_limit
         try:
             if timeout is None:
                 returned = await _handler(tool, context)

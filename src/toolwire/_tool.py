@@ -54,6 +54,8 @@ _CONFIG_NAMES = (
     "model_tool_custom_json_schema",
     "model_tool_format",
     "model_tool_type",
+    "model_tool_timeout",
+    "model_tool_sequential",
 )
 
 
@@ -74,6 +76,15 @@ class ToolModel(pydantic.BaseModel):
     model_tool_custom_description: ClassVar[str | None] = None
     """Class config: the description to use instead of the class docstring."""
 
+    model_tool_timeout: ClassVar[float | None] = None
+    """Class config (toolwire.aio): seconds a call of this tool may run before it is
+    cancelled and answered with a "timeout" failure; overrides the batch's `timeout=`."""
+
+    model_tool_sequential: ClassVar[bool] = False
+    """Class config (toolwire.aio): in a batch, this tool's calls run one at a time, in
+    call order, while calls of other tools still run concurrently with them. (toolwire.core
+    runs every call one at a time anyway.)"""
+
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
@@ -85,6 +96,16 @@ class ToolModel(pydantic.BaseModel):
                 "toolwire.core tool, whose handlers are plain functions (an async one would "
                 "return a coroutine nobody awaits). Import BaseFunctionToolModel / "
                 "BaseCustomToolModel and ToolGroup from toolwire.aio instead."
+            )
+        if (
+            getattr(cls, "_toolwire_namespace", None) == "core"
+            and getattr(cls, "model_tool_timeout", None) is not None
+        ):
+            raise ToolDefinitionError(
+                f"{cls.__name__} sets model_tool_timeout, but it is a toolwire.core tool: a "
+                "plain function cannot be stopped once it runs. Make it a toolwire.aio tool "
+                "(`async def model_tool_handler`), or enforce the time limit inside the "
+                "handler."
             )
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
