@@ -17,7 +17,7 @@ from typing import Any
 EXAMPLES = Path(__file__).resolve().parent
 API_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 ORDER = ("chat", "responses", "anthropic", "gemini")
-KINDS = ("tool", "group", "output", "stream", "media")
+KINDS = ("tool", "group", "output", "stream", "media", "traced", "approval")
 
 
 def example_names() -> list[str]:
@@ -53,6 +53,7 @@ def run(name: str) -> str:
     printed."""
     buffer = io.StringIO()
     sys.modules.pop(f"examples.{name}", None)
+    _forget_tracer_provider()
     with offline(), contextlib.redirect_stdout(buffer):
         module = importlib.import_module(f"examples.{name}")
         main: Callable[[], Any] | None = getattr(module, "main", None)
@@ -61,3 +62,14 @@ def run(name: str) -> str:
         elif main is not None:
             main()
     return buffer.getvalue()
+
+
+def _forget_tracer_provider() -> None:
+    """Let a traced example set OpenTelemetry's global provider again when it runs a
+    second time in one process (OpenTelemetry allows setting it once per process)."""
+    trace: Any = sys.modules.get("opentelemetry.trace")
+    if trace is not None:
+        from opentelemetry.util._once import Once
+
+        trace._TRACER_PROVIDER = None
+        trace._TRACER_PROVIDER_SET_ONCE = Once()

@@ -14,6 +14,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
@@ -133,11 +134,13 @@ class ToolGroup(
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | None = None,
+        hooks: ToolHooks | None = None,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call with the tool of its name. Never raises for anything
-        the model sent; unexpected handler exceptions propagate."""
+        the model sent; unexpected handler exceptions propagate. `hooks`: your code
+        before and after the handler runs (sync or async)."""
         std = read_call(call, api=api)
-        return await _run(self.get(std.name), std, context, limits, self)
+        return await _run(self.get(std.name), std, context, limits, self, hooks)
 
     async def run_tool_calls(
         self,
@@ -150,6 +153,7 @@ class ToolGroup(
         other_calls: Literal["raise", "ignore"] = "raise",
         max_concurrency: int | None = None,
         timeout: float | None = None,
+        hooks: ToolHooks | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` concurrently; one result per call, in call order.
 
@@ -160,11 +164,12 @@ class ToolGroup(
         ones do not start, and `ToolBatchError` is raised (or, with
         `unexpected_errors="fail"`, the call gets a generic failure and the batch goes
         on). Cancelling the batch cancels its handlers and waits for them to stop.
+        `hooks`: your code before and after each handler runs (see `ToolHooks`).
         """
         if max_concurrency is not None and max_concurrency < 1:
             raise ValueError(f"max_concurrency must be at least 1 or None; got {max_concurrency}.")
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
-        return await batch.run(context, unexpected_errors, max_concurrency, timeout)
+        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
 
 
 FunctionToolGroup = ToolGroup
@@ -184,10 +189,30 @@ async def _run(
     context: Any,
     limits: ArgumentLimits,
     available: Mapping[str, object],
+    hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
+    watch = observer(hooks)
+    if watch is None:
+        return await _execute(call, prepared, context)
+    started = await watch.astart(call)
+    try:
+        result = await _execute(call, prepared, context)
+    except Exception as error:
+        await watch.aend(started, call, None, error)
+        raise
+    except asyncio.CancelledError as cancelled:
+        watch.cancelled(started, call, cancelled)
+        raise
+    await watch.aend(started, call, result)
+    return result
+
+
+async def _execute(
+    call: StandardToolCall, prepared: ToolModel, context: Any
+) -> ToolCallResult[Any]:
     limit = prepared.model_tool_timeout
     try:
         if limit is None:
@@ -245,6 +270,8 @@ class _Batch:
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
         self.errors: list[Exception | None] = [None] * len(calls)
         self.stopped = False
+        self.watch: Observer | None = None
+        self.run_call = self._invoke
 
     async def run(
         self,
@@ -252,7 +279,10 @@ class _Batch:
         unexpected_errors: UnexpectedErrors,
         max_concurrency: int | None,
         timeout: float | None,
+        hooks: ToolHooks | None = None,
     ) -> list[Any]:
+        self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
+        self.run_call = self._invoke if self.watch is None else self._observed
         gate = asyncio.Semaphore(max_concurrency) if max_concurrency is not None else None
         tasks: list[asyncio.Task[None]] = []
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
@@ -264,7 +294,7 @@ class _Batch:
             elif item.model_tool_sequential:
                 in_order.setdefault(type(item), []).append((index, item))
             elif gate is None:
-                coroutine = self._invoke(index, item, context, unexpected_errors, timeout)
+                coroutine = self.run_call(index, item, context, unexpected_errors, timeout)
                 tasks.append(asyncio.ensure_future(coroutine))
             else:
                 coroutine = self._gated(index, item, context, unexpected_errors, gate, timeout)
@@ -290,7 +320,7 @@ class _Batch:
             if self.stopped:  # an unexpected error stopped the batch: the rest never start
                 return
             if gate is None:
-                await self._invoke(index, tool, context, unexpected_errors, timeout)
+                await self.run_call(index, tool, context, unexpected_errors, timeout)
             else:
                 await self._gated(index, tool, context, unexpected_errors, gate, timeout)
 
@@ -305,7 +335,7 @@ class _Batch:
     ) -> None:
         async with gate:
             if not self.stopped:
-                await self._invoke(index, tool, context, unexpected_errors, timeout)
+                await self.run_call(index, tool, context, unexpected_errors, timeout)
 
     async def _invoke(
         self,
@@ -315,6 +345,7 @@ class _Batch:
         unexpected_errors: UnexpectedErrors,
         timeout: float | None,
     ) -> None:
+        """Run one handler and record its result or unexpected error."""
         call = self.calls[index]
         own_limit = tool.model_tool_timeout
         if own_limit is not None:
@@ -348,6 +379,25 @@ class _Batch:
             self.results[index] = success(call, tool, returned)
         except TypeError as wrong_shape:  # the handler returned something else
             self._unexpected(index, wrong_shape, unexpected_errors)
+
+    async def _observed(
+        self,
+        index: int,
+        tool: ToolModel,
+        context: Any,
+        unexpected_errors: UnexpectedErrors,
+        timeout: float | None,
+    ) -> None:
+        """`_invoke` between the observer's start and end (hooks, span, log line)."""
+        watch = cast(Observer, self.watch)
+        call = self.calls[index]
+        started = await watch.astart(call)
+        try:
+            await self._invoke(index, tool, context, unexpected_errors, timeout)
+        except asyncio.CancelledError as cancelled:
+            watch.cancelled(started, call, cancelled)
+            raise
+        await watch.aend(started, call, self.results[index], self.errors[index])
 
     def _unexpected(
         self, index: int, error: Exception, unexpected_errors: UnexpectedErrors

@@ -12,6 +12,7 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._observe import ToolHooks, observer
 from ._parts import ToolContent
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
@@ -136,11 +137,13 @@ class ToolGroup(
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | None = None,
+        hooks: ToolHooks | None = None,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call with the tool of its name. Never raises for anything
-        the model sent; unexpected handler exceptions propagate."""
+        the model sent; unexpected handler exceptions propagate. `hooks`: your code
+        before and after the handler runs."""
         std = read_call(call, api=api)
-        return _run(self.get(std.name), std, context, limits, self)
+        return _run(self.get(std.name), std, context, limits, self, hooks)
 
     def run_tool_calls(
         self,
@@ -151,6 +154,7 @@ class ToolGroup(
         api: Api | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
+        hooks: ToolHooks | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` (a list of calls, or a whole response or message of
         any API), one result per call, in call order.
@@ -160,11 +164,12 @@ class ToolGroup(
         it do not run and `ToolBatchError` is raised (or, with
         `unexpected_errors="fail"`, the call gets a generic failure and the batch goes on).
         `other_calls="ignore"` skips client-side calls toolwire cannot run (computer,
-        shell, MCP approval...) instead of raising; answer those yourself.
+        shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
+        code before and after each handler runs (see `ToolHooks`).
         """
         return _run_batch(
             self, read_calls(calls, api=api, other_calls=other_calls), context, limits,
-            unexpected_errors,
+            unexpected_errors, hooks,
         )  # fmt: skip
 
 
@@ -185,10 +190,25 @@ def _run(
     context: Any,
     limits: ArgumentLimits,
     available: Mapping[str, object],
+    hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
+    watch = observer(hooks)
+    if watch is None:
+        return _execute(call, prepared, context)
+    started = watch.start(call)
+    try:
+        result = _execute(call, prepared, context)
+    except Exception as error:
+        watch.end(started, call, None, error)
+        raise
+    watch.end(started, call, result)
+    return result
+
+
+def _execute(call: StandardToolCall, prepared: ToolModel, context: Any) -> ToolCallResult[Any]:
     try:
         returned = cast(_Handles, prepared).model_tool_handler(context)
     except ErrorForLLMToSee as error:
@@ -202,10 +222,13 @@ def _run_batch(
     context: Any,
     limits: ArgumentLimits,
     unexpected_errors: UnexpectedErrors,
+    hooks: ToolHooks | None = None,
 ) -> list[Any]:
     prepared = prepare_all(group, calls, limits)
+    watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
     results: list[ToolCallResult[Any] | None] = []
     item: Any
+    started: Any = None
     for index, item in enumerate(prepared):
         call = calls[index]
         if type(item) is ToolCallFailure:
@@ -214,10 +237,14 @@ def _run_batch(
         if type(item) is Crashed:
             error: Exception = item.error
         else:
+            if watch is not None:
+                started = watch.start(call)
             try:
                 returned = item.model_tool_handler(context)
             except ErrorForLLMToSee as raised:
                 results.append(explicit_failure(call, raised))
+                if watch is not None:
+                    watch.end(started, call, results[-1])
                 continue
             except Exception as raised:
                 error = raised
@@ -231,15 +258,22 @@ def _run_batch(
                     and not call.synthesized_id
                 ):
                     results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1]))  # pyright: ignore[reportUnknownArgumentType]
+                    if watch is not None:
+                        watch.end(started, call, results[-1])
                     continue
                 try:
                     results.append(success(call, item, returned))
+                    if watch is not None:
+                        watch.end(started, call, results[-1])
                     continue
                 except TypeError as wrong_shape:  # the handler returned something else
                     error = wrong_shape
         # The call's unexpected error: a handler's exception, a wrong return, a validator's.
-        if unexpected_errors == "fail":
-            results.append(unexpected_failure(call, error))
+        failed = unexpected_failure(call, error) if unexpected_errors == "fail" else None
+        if watch is not None and type(item) is not Crashed:
+            watch.end(started, call, failed, None if failed is not None else error)
+        if failed is not None:
+            results.append(failed)
             continue
         errors: list[Exception | None] = [None] * len(calls)
         errors[index] = error

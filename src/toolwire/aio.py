@@ -28,6 +28,7 @@ from ._history import (
 )
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._media import MediaDelivery, MediaPlacement, MediaReport
+from ._observe import ToolCallEnd, ToolHooks
 from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
 from ._result import (
     HandlerResult,
@@ -109,6 +110,7 @@ __all__ = [
     "ToolBatchError",
     "ToolCallArgumentsDelta",
     "ToolCallCompleted",
+    "ToolCallEnd",
     "ToolCallFailReason",
     "ToolCallFailure",
     "ToolCallResult",
@@ -119,6 +121,7 @@ __all__ = [
     "ToolChoiceMode",
     "ToolContent",
     "ToolGroup",
+    "ToolHooks",
     "ToolModelType",
     "turn_status",
     "TurnEnded",

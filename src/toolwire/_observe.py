@@ -1,0 +1,236 @@
+"""What happens around each executed call: the caller's hooks, an OpenTelemetry span,
+a debug log line. Free when off.
+
+Dispatch asks `observer(hooks)` once per batch. It returns None unless the caller
+passed hooks, the `toolwire` logger is enabled for DEBUG, or the application has set
+an OpenTelemetry tracer provider (the API's default no-op provider does not count), so
+a plain dispatch pays one check per call and nothing else.
+
+Spans follow the OpenTelemetry GenAI semantic conventions for `execute_tool`.
+"""
+
+from __future__ import annotations
+
+import inspect
+import logging
+import sys
+import time
+from asyncio import CancelledError
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ._call import StandardToolCall
+from ._result import ToolCallFailure, ToolCallResult
+
+if TYPE_CHECKING:
+    from opentelemetry.trace import Span, Tracer
+
+__all__ = ["Observer", "ToolCallEnd", "ToolHooks", "observer"]
+
+LOGGER = logging.getLogger("toolwire")
+
+
+@dataclass(slots=True)
+class ToolCallEnd:
+    """What an `after` hook receives when a call's handler has finished. Treat it as
+    read-only (not frozen: a frozen dataclass costs a microsecond per call to build).
+
+    Attributes:
+        call: the call that ran.
+        result: its result; None when the handler raised an unexpected exception that
+            the batch raises (`unexpected_errors="raise"`).
+        error: that unexpected exception, else None.
+        seconds: how long the handler ran (wall clock).
+    """
+
+    call: StandardToolCall
+    result: ToolCallResult[Any] | None
+    error: BaseException | None
+    seconds: float
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ToolHooks:
+    """Your code around each executed call (a call whose handler runs), for metrics,
+    audit logs or progress. Pass it as `hooks=` to `run_tool_calls` / `run_tool_call`.
+
+    `before(call)` runs just before the handler, `after(end)` just after it, in the
+    task that runs the call. With `toolwire.aio` either may be `async def`; with
+    `toolwire.core` they must be plain functions. An exception out of a hook is a bug
+    in your code, not something the model did: it propagates out of the dispatch call.
+    """
+
+    before: Callable[[StandardToolCall], object] | None = None
+    after: Callable[[ToolCallEnd], object] | None = None
+
+
+_provider_seen: object = None
+_tracer: Tracer | None = None
+
+
+def _current_tracer() -> Tracer | None:
+    """The tracer of the application's provider, or None when nobody set one up."""
+    global _provider_seen, _tracer
+    trace = sys.modules.get("opentelemetry.trace")
+    if trace is None:  # never imported: nobody configured tracing
+        return None
+    provider = trace.get_tracer_provider()
+    if provider is not _provider_seen:
+        _provider_seen = provider
+        if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
+            _tracer = None
+        else:
+            from . import __version__
+
+            _tracer = provider.get_tracer("toolwire", __version__)
+    return _tracer
+
+
+def observer(hooks: ToolHooks | None) -> Observer | None:
+    """The batch's observer, or None when nothing watches (the common case)."""
+    tracer = _current_tracer()
+    logs = LOGGER.isEnabledFor(logging.DEBUG)
+    if hooks is None and tracer is None and not logs:
+        return None
+    return Observer(hooks, tracer, logs)
+
+
+class Observer:
+    """Starts and ends the observation of each executed call of one batch."""
+
+    __slots__ = ("_after", "_before", "_logs", "_tracer")
+
+    def __init__(self, hooks: ToolHooks | None, tracer: Tracer | None, logs: bool) -> None:
+        self._before = hooks.before if hooks is not None else None
+        self._after = hooks.after if hooks is not None else None
+        self._tracer = tracer
+        self._logs = logs
+
+    def start(self, call: StandardToolCall) -> tuple[Span | None, float]:
+        """Before the handler (toolwire.core): the sync hook, then the span."""
+        if self._before is not None:
+            _no_awaitable(self._before(call), "before")
+        return self._span(call), time.perf_counter()
+
+    async def astart(self, call: StandardToolCall) -> tuple[Span | None, float]:
+        """Before the handler (toolwire.aio): the hook, awaited if async, then the span."""
+        if self._before is not None:
+            returned = self._before(call)
+            if returned is not None and inspect.isawaitable(returned):
+                await returned
+        return self._span(call), time.perf_counter()
+
+    def end(
+        self,
+        started: tuple[Span | None, float],
+        call: StandardToolCall,
+        result: ToolCallResult[Any] | None,
+        error: BaseException | None = None,
+    ) -> None:
+        """After the handler (toolwire.core)."""
+        end = self._record(started, call, result, error)
+        if self._after is not None:
+            _no_awaitable(self._after(end), "after")
+
+    async def aend(
+        self,
+        started: tuple[Span | None, float],
+        call: StandardToolCall,
+        result: ToolCallResult[Any] | None,
+        error: BaseException | None = None,
+    ) -> None:
+        """After the handler (toolwire.aio)."""
+        end = self._record(started, call, result, error)
+        if self._after is not None:
+            returned = self._after(end)
+            if returned is not None and inspect.isawaitable(returned):
+                await returned
+
+    def cancelled(
+        self, started: tuple[Span | None, float], call: StandardToolCall, error: BaseException
+    ) -> None:
+        """The batch was cancelled while the handler ran: end its span and log it (the
+        `after` hook does not run: nothing may be awaited in a cancelled task)."""
+        self._record(started, call, None, error)
+
+    def _span(self, call: StandardToolCall) -> Span | None:
+        if self._tracer is None:
+            return None
+        return self._tracer.start_span(
+            f"execute_tool {call.name}",
+            attributes={
+                "gen_ai.operation.name": "execute_tool",
+                "gen_ai.tool.name": call.name,
+                "gen_ai.tool.call.id": call.id,
+                "gen_ai.tool.type": "function",
+            },
+        )
+
+    def _record(
+        self,
+        started: tuple[Span | None, float],
+        call: StandardToolCall,
+        result: ToolCallResult[Any] | None,
+        error: BaseException | None,
+    ) -> ToolCallEnd:
+        span, start = started
+        seconds = time.perf_counter() - start
+        outcome = _outcome(result, error)
+        if span is not None:
+            _end_span(span, result, error, outcome)
+        if self._logs:
+            LOGGER.debug(
+                "execute_tool %s (call %s): %s in %.1f ms",
+                call.name,
+                call.id,
+                outcome,
+                seconds * 1000,
+            )
+        return ToolCallEnd(call, result, error, seconds)
+
+
+def _outcome(result: ToolCallResult[Any] | None, error: BaseException | None) -> str:
+    """The call's outcome: "success", the failure reason, "raised" (an unexpected
+    exception the batch raises) or "cancelled" (the batch was cancelled)."""
+    if result is None:
+        return "cancelled" if isinstance(error, CancelledError) else "raised"
+    return result.fail_reason or "success"
+
+
+def _end_span(
+    span: Span,
+    result: ToolCallResult[Any] | None,
+    error: BaseException | None,
+    outcome: str,
+) -> None:
+    from opentelemetry.trace import Status, StatusCode
+
+    span.set_attribute("toolwire.tool_call.outcome", outcome)
+    problem = error if error is not None else getattr(result, "exception", None)
+    if isinstance(result, ToolCallFailure) or error is not None:
+        error_type = outcome if error is None else _qualified_name(error)
+        span.set_attribute("error.type", error_type)
+        if problem is not None and outcome in ("raised", "unexpected_error", "cancelled"):
+            span.record_exception(problem)
+        span.set_status(Status(StatusCode.ERROR, outcome))
+    span.end()
+
+
+def _qualified_name(error: BaseException) -> str:
+    kind = type(error)
+    return (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+
+
+def _no_awaitable(returned: object, which: str) -> None:
+    if returned is not None and inspect.isawaitable(returned):
+        if inspect.iscoroutine(returned):
+            returned.close()  # it will never run: no "never awaited" warning
+        raise TypeError(
+            f"The {which} hook is async, but toolwire.core runs plain functions: it would "
+            "never be awaited. Make the hook a plain function, or use toolwire.aio."
+        )
