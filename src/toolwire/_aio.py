@@ -4,7 +4,8 @@ batch's handlers run concurrently."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Sequence
+import inspect
+from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
@@ -16,6 +17,7 @@ from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
+from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
@@ -166,10 +168,93 @@ class ToolGroup(
         on). Cancelling the batch cancels its handlers and waits for them to stop.
         `hooks`: your code before and after each handler runs (see `ToolHooks`).
         """
-        if max_concurrency is not None and max_concurrency < 1:
-            raise ValueError(f"max_concurrency must be at least 1 or None; got {max_concurrency}.")
+        _check_concurrency(max_concurrency)
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+
+    def prepare_tool_calls(
+        self,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        other_calls: Literal["raise", "ignore"] = "raise",
+    ) -> list[
+        PendingCall[
+            BaseFunctionToolModel[ContextIn, ContextOut]
+            | BaseCustomToolModel[ContextIn, ContextOut]
+        ]
+    ]:
+        """Validate every call without running any: one `PendingCall` per call, in order,
+        holding the validated tool instance or the failure that will answer it. Decide,
+        then `run_pending`; or `dump_pending` to decide later."""
+        return pending_calls(self, read_calls(calls, api=api, other_calls=other_calls), limits)
+
+    async def run_pending(
+        self,
+        decided: Sequence[PendingCall[Any] | ToolCallFailure],
+        context: ContextIn,
+        *,
+        unexpected_errors: UnexpectedErrors = "raise",
+        max_concurrency: int | None = None,
+        timeout: float | None = None,
+        hooks: ToolHooks | None = None,
+    ) -> list[ToolCallResult[ContextOut]]:
+        """Answer every decided call, in order, exactly as `run_tool_calls` would: a
+        `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
+        `pending.refuse(reason)`) answers its call as is."""
+        _check_concurrency(max_concurrency)
+        calls, items = prepared_items(decided)
+        batch = _Batch(self, calls, DEFAULT_LIMITS, items)
+        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+
+    def load_pending(
+        self, text: str, *, limits: ArgumentLimits = DEFAULT_LIMITS
+    ) -> list[
+        PendingCall[
+            BaseFunctionToolModel[ContextIn, ContextOut]
+            | BaseCustomToolModel[ContextIn, ContextOut]
+        ]
+    ]:
+        """Pending calls stored with `dump_pending`, validated again with this group's
+        tools. Raises `PendingCallError` if a tool changed since."""
+        return load_pending(self, text, limits)
+
+    async def run_with_approval(
+        self,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
+        context: ContextIn,
+        approve: Callable[[PendingCall[Any]], bool | str | Awaitable[bool | str]],
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        unexpected_errors: UnexpectedErrors = "raise",
+        other_calls: Literal["raise", "ignore"] = "raise",
+        max_concurrency: int | None = None,
+        timeout: float | None = None,
+        hooks: ToolHooks | None = None,
+    ) -> list[ToolCallResult[ContextOut]]:
+        """`run_tool_calls`, asking `approve(pending)` (sync or async) first for every
+        call whose tool needs approval, one at a time in call order: True runs it, False
+        refuses it with a default text, a string refuses it with that text."""
+        pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
+        decided: list[PendingCall[Any] | ToolCallFailure] = []
+        for item in pending:
+            if not item.needs_approval:
+                decided.append(item)
+                continue
+            verdict = approve(item)
+            if inspect.isawaitable(verdict):
+                verdict = await verdict
+            decided.append(decide(item, verdict))
+        return await self.run_pending(
+            decided,
+            context,
+            unexpected_errors=unexpected_errors,
+            max_concurrency=max_concurrency,
+            timeout=timeout,
+            hooks=hooks,
+        )
 
 
 FunctionToolGroup = ToolGroup
@@ -231,6 +316,11 @@ async def _execute(
     return success(call, prepared, returned)
 
 
+def _check_concurrency(max_concurrency: int | None) -> None:
+    if max_concurrency is not None and max_concurrency < 1:
+        raise ValueError(f"max_concurrency must be at least 1 or None; got {max_concurrency}.")
+
+
 def _own_cancellation(cancelled: asyncio.CancelledError, call: StandardToolCall) -> BaseException:
     """What a `CancelledError` out of a handler means: the running task being cancelled
     (propagate it), or the handler raising one on its own, e.g. after awaiting a future
@@ -264,9 +354,10 @@ class _Batch:
         group: Mapping[str, type[ToolModel]],
         calls: list[StandardToolCall],
         limits: ArgumentLimits,
+        prepared: list[Any] | None = None,
     ) -> None:
         self.calls = calls
-        self.prepared = prepare_all(group, calls, limits)
+        self.prepared = prepare_all(group, calls, limits) if prepared is None else prepared
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
         self.errors: list[Exception | None] = [None] * len(calls)
         self.stopped = False

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
@@ -14,6 +14,7 @@ from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import ToolHooks, observer
 from ._parts import ToolContent
+from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel
@@ -172,6 +173,69 @@ class ToolGroup(
             unexpected_errors, hooks,
         )  # fmt: skip
 
+    def prepare_tool_calls(
+        self,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        other_calls: Literal["raise", "ignore"] = "raise",
+    ) -> list[
+        PendingCall[
+            BaseFunctionToolModel[ContextIn, ContextOut]
+            | BaseCustomToolModel[ContextIn, ContextOut]
+        ]
+    ]:
+        """Validate every call without running any: one `PendingCall` per call, in order,
+        holding the validated tool instance or the failure that will answer it. Decide,
+        then `run_pending`; or `dump_pending` to decide later."""
+        return pending_calls(self, read_calls(calls, api=api, other_calls=other_calls), limits)
+
+    def run_pending(
+        self,
+        decided: Sequence[PendingCall[Any] | ToolCallFailure],
+        context: ContextIn,
+        *,
+        unexpected_errors: UnexpectedErrors = "raise",
+        hooks: ToolHooks | None = None,
+    ) -> list[ToolCallResult[ContextOut]]:
+        """Answer every decided call, in order, exactly as `run_tool_calls` would: a
+        `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
+        `pending.refuse(reason)`) answers its call as is."""
+        calls, items = prepared_items(decided)
+        return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
+
+    def load_pending(
+        self, text: str, *, limits: ArgumentLimits = DEFAULT_LIMITS
+    ) -> list[
+        PendingCall[
+            BaseFunctionToolModel[ContextIn, ContextOut]
+            | BaseCustomToolModel[ContextIn, ContextOut]
+        ]
+    ]:
+        """Pending calls stored with `dump_pending`, validated again with this group's
+        tools. Raises `PendingCallError` if a tool changed since."""
+        return load_pending(self, text, limits)
+
+    def run_with_approval(
+        self,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
+        context: ContextIn,
+        approve: Callable[[PendingCall[Any]], bool | str],
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        unexpected_errors: UnexpectedErrors = "raise",
+        other_calls: Literal["raise", "ignore"] = "raise",
+        hooks: ToolHooks | None = None,
+    ) -> list[ToolCallResult[ContextOut]]:
+        """`run_tool_calls`, asking `approve(pending)` first for every call whose tool
+        needs approval: True runs it, False refuses it with a default text, a string
+        refuses it with that text (the model reads it)."""
+        pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
+        decided = [decide(item, approve(item)) if item.needs_approval else item for item in pending]
+        return self.run_pending(decided, context, unexpected_errors=unexpected_errors, hooks=hooks)
+
 
 FunctionToolGroup = ToolGroup
 """The seed's name for `ToolGroup`."""
@@ -223,8 +287,10 @@ def _run_batch(
     limits: ArgumentLimits,
     unexpected_errors: UnexpectedErrors,
     hooks: ToolHooks | None = None,
+    prepared: list[Any] | None = None,
 ) -> list[Any]:
-    prepared = prepare_all(group, calls, limits)
+    if prepared is None:
+        prepared = prepare_all(group, calls, limits)
     watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
     results: list[ToolCallResult[Any] | None] = []
     item: Any

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
+    from ._pending import PendingCall
     from ._tool_choice import (
         AnthropicToolChoiceParams,
         ChatToolChoiceParams,
@@ -183,6 +184,13 @@ class GroupDefinitions:
 
         params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
         return params  # pyright: ignore[reportReturnType]
+
+    def dump_pending(self, pending: Sequence[PendingCall[Any]]) -> str:
+        """Pending calls (from `prepare_tool_calls`) as JSON text, to store until the
+        decision comes; `load_pending` restores them, in this or another process."""
+        from ._pending import dump_pending
+
+        return dump_pending(_tools(self), pending)
 
     def pretty_definition(self) -> str:
         """For debugging: every tool's name, description and schema."""

@@ -34,6 +34,7 @@ ToolCallFailReason = Literal[
     "unexpected_error",
     "timeout",
     "not_run",
+    "refused",
 ]
 """Why a call failed.
 
@@ -48,6 +49,8 @@ ToolCallFailReason = Literal[
 - "timeout": (aio) the handler ran past the batch's per-call timeout and was cancelled.
 - "not_run": the call was not run because another call in its batch raised
   unexpectedly (made by `ToolBatchError.answer_all()`).
+- "refused": you decided not to run it (`PendingCall.refuse(reason)`, or an approval
+  function saying no); the model reads your reason.
 """
 
 

@@ -56,6 +56,7 @@ _CONFIG_NAMES = (
     "model_tool_type",
     "model_tool_timeout",
     "model_tool_sequential",
+    "model_tool_requires_approval",
 )
 
 
@@ -115,6 +116,16 @@ class ToolModel(pydantic.BaseModel):
                 f"the model must send) instead of class configuration. Remove the annotation: "
                 f"write `{name} = ...`, not `{name}: <type> = ...`."
             )
+
+    model_tool_requires_approval: ClassVar[bool] = False
+    """Class config: calls of this tool wait for your approval in `run_with_approval`
+    (and report `needs_approval` as pending calls). For a decision that depends on the
+    arguments, override `model_tool_needs_approval` instead."""
+
+    def model_tool_needs_approval(self) -> bool:
+        """Override to decide from the validated arguments, e.g. only deletions outside
+        a scratch folder; by default `model_tool_requires_approval`."""
+        return self.model_tool_requires_approval
 
     @classmethod
     def model_tool_name(cls) -> str:

@@ -30,6 +30,7 @@ from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._media import MediaDelivery, MediaPlacement, MediaReport
 from ._observe import ToolCallEnd, ToolHooks
 from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
+from ._pending import PendingCall
 from ._result import (
     HandlerResult,
     ToolCallFailReason,
@@ -92,6 +93,7 @@ __all__ = [
     "MediaPart",
     "MediaPlacement",
     "MediaReport",
+    "PendingCall",
     "ReasoningDelta",
     "ResponsesToolChoiceParams",
     "ResultPart",

@@ -11,6 +11,7 @@ Hierarchy::
     ├── MediaError (ValueError)         an ImagePart/FilePart no API could take
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
     ├── ToolChoiceError (ValueError)    a tool choice the API would reject (HTTP 400)
+    ├── PendingCallError (ValueError)   a stored pending call whose tool changed since
     ├── CallKindMismatchError (TypeError, ValueError)  a custom call sent to a function
     │                                    tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
@@ -43,6 +44,7 @@ __all__ = [
     "ErrorForLLMToSee",
     "HandlerCancelledError",
     "MediaError",
+    "PendingCallError",
     "SchemaError",
     "StreamIncompleteError",
     "StreamOrderError",
@@ -110,6 +112,11 @@ class ToolChoiceError(ToolwireError, ValueError):
     """A tool choice the API would reject: a tool not in the group, a forced choice with
     Anthropic's extended thinking, Gemini's forced mode with a parameterless tool, or
     parallel calls turned off on Gemini (which has no such switch)."""
+
+
+class PendingCallError(ToolwireError, ValueError):
+    """Stored pending calls that cannot be restored: not `dump_pending` JSON, or a call
+    whose tool left the group or changed its arguments since it was validated."""
 
 
 class CallKindMismatchError(ToolwireError, TypeError, ValueError):
