@@ -80,7 +80,8 @@ def test_group_definitions_are_one_tool_with_every_declaration() -> None:
     """A group gives a list with ONE types.Tool holding every declaration, in group order."""
     tools = ToolGroup.from_list([GetWeather, GetTime]).tool_definitions("gemini")
     assert len(tools) == 1
-    names = [d.name for d in tools[0].function_declarations or []]
+    only: types.Tool = tools[0]
+    names = [d.name for d in only.function_declarations or []]
     assert names == ["get_weather", "tools.get_time:v2"]
 
 

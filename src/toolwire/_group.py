@@ -13,7 +13,6 @@ from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWar
 
 if TYPE_CHECKING:
     from anthropic.types import ToolParam
-    from google.genai.types import Tool
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
@@ -87,22 +86,24 @@ class GroupDefinitions:
     @overload
     def tool_definitions(self, api: Literal["anthropic"]) -> list[ToolParam]: ...
     @overload
-    def tool_definitions(self, api: Literal["gemini"]) -> list[Tool]: ...
+    def tool_definitions(self, api: Literal["gemini"]) -> list[Any]: ...
     @overload
     def tool_definitions(
         self, api: Api
     ) -> (
-        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Tool]
+        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ): ...
     def tool_definitions(
         self, api: Api
     ) -> (
-        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Tool]
+        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ):
         """The value for the API's `tools` parameter: every tool, in group order.
 
         Fresh objects each call, so you may mutate them (e.g. add `cache_control`).
-        For Gemini: one `types.Tool` holding every function declaration.
+        For Gemini: a list of one `types.Tool` holding every function declaration,
+        typed `list[Any]` because google-genai's `tools` parameter changes type when
+        the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
         """
         from ._adapters import adapter
 

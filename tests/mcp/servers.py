@@ -1,0 +1,64 @@
+"""Where the tests find the MCP servers they start, and how they connect to them.
+
+The reference servers (`mcp-server-time`, `mcp-server-git`) are applications with
+their own dependencies, so they live in their own virtual environment, as `uvx` or a
+desktop assistant would install them: `.ci/run` makes `.venv-mcp-servers` beside the
+project. Set TOOLWIRE_MCP_SERVERS to another folder of their executables to use it;
+TOOLWIRE_REQUIRE_MCP_SERVERS=1 (CI) turns a missing server into a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any, TypeVar
+
+import anyio
+import pytest
+from mcp import StdioServerParameters
+
+ROOT = Path(__file__).resolve().parents[2]
+INSTALL = (
+    "python3 -m venv .venv-mcp-servers && "
+    ".venv-mcp-servers/bin/pip install -r tests/mcp/servers.txt"
+)
+T = TypeVar("T")
+
+
+def reference_server(name: str, *args: str) -> StdioServerParameters:
+    """The command that starts the reference server `name` over stdio."""
+    folders = [os.environ.get("TOOLWIRE_MCP_SERVERS"), str(ROOT / ".venv-mcp-servers" / "bin")]
+    for folder in folders:
+        if folder and (Path(folder) / name).is_file():
+            return StdioServerParameters(command=str(Path(folder) / name), args=list(args))
+    found = shutil.which(name)
+    if found is not None:
+        return StdioServerParameters(command=found, args=list(args))
+    message = f"the MCP server {name} is not installed; from the project root: {INSTALL}"
+    if os.environ.get("TOOLWIRE_REQUIRE_MCP_SERVERS") == "1":
+        pytest.fail(message)
+    pytest.skip(message)
+
+
+def example_server() -> StdioServerParameters:
+    """examples/mcp_server.py, a toolwire group served over stdio."""
+    script = ROOT / "examples" / "mcp_server.py"
+    return StdioServerParameters(command=sys.executable, args=[str(script), "--stdio"])
+
+
+def python_server(code: str) -> StdioServerParameters:
+    """A toolwire group served over stdio by `code` (a script run with this Python)."""
+    return StdioServerParameters(command=sys.executable, args=["-c", code])
+
+
+def run(test: Callable[[], Awaitable[T]]) -> T:
+    """Run one async test body on a fresh event loop, bounded in time."""
+
+    async def bounded() -> Any:
+        with anyio.fail_after(60):
+            return await test()
+
+    return anyio.run(bounded)
