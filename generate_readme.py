@@ -10,6 +10,8 @@ Placeholders, in either template:
     {{ diff: NAME }}      for an `_async` example: how it differs from its sync twin (a
                           unified diff), then its output, or a note that the output is the
                           same as the twin's
+    {{ benchmarks: NAME }} the table benchmarks/NAME.md that `python -m benchmarks --write`
+                          saved (the last full run, with its machine and versions)
 
 An unknown placeholder, a missing example, or an example that no page shows (with
 `example` or `diff`) is an error, so the pages cannot drift from the examples. Run it
@@ -70,6 +72,8 @@ class _Renderer:
     def render(self, page: Page) -> str:
         def replace(match: re.Match[str]) -> str:
             kind, name = match.group(1), match.group(2)
+            if kind == "benchmarks":
+                return self.benchmarks(page, name)
             if name not in self.names:
                 raise SystemExit(f"{page.template}: no example named {name!r} ({match.group(0)}).")
             if kind == "example":
@@ -87,6 +91,14 @@ class _Renderer:
         if leftover:
             raise SystemExit(f"{page.template}: malformed placeholder {leftover.group(0)!r}.")
         return page.header() + body
+
+    def benchmarks(self, page: Page, name: str) -> str:
+        """The table `python -m benchmarks --write` saved (measuring is slow and noisy,
+        so pages show the last full run rather than run it)."""
+        saved = ROOT / "benchmarks" / f"{name}.md"
+        if not saved.is_file():
+            raise SystemExit(f"{page.template}: no {saved.relative_to(ROOT)}; run `python -m benchmarks --write`.")  # fmt: skip
+        return saved.read_text().rstrip()
 
     def diff(self, page: Page, name: str) -> str:
         twin = name.removesuffix("_async")

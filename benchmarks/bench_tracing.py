@@ -23,7 +23,8 @@ from typing import Any
 from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 
-from benchmarks.bench_dispatch import CALLS, get_weather, message, paired_medians
+from benchmarks._measure import Ratio, paired
+from benchmarks.suite import _chat, get_weather
 from toolwire import core
 from toolwire.core import ToolCallEnd, ToolHooks
 
@@ -35,8 +36,17 @@ class _Drop(SpanProcessor):
         return None
 
 
+CALLS = 1000
+
+
+def paired_medians(baseline: Any, ours: Any) -> tuple[float, float, float]:
+    measured: Ratio = paired(baseline, ours, repeat=21)
+    return measured.baseline, measured.subject, measured.median
+
+
 def main() -> None:
-    tool_calls = message().tool_calls or []
+    response, _ = _chat(CALLS)
+    tool_calls: list[Any] = response.choices[0].message.tool_calls or []
     tools: dict[str, Any] = {"get_weather": get_weather}
     group = core.ToolGroup.from_list([get_weather])
 

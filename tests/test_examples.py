@@ -96,6 +96,7 @@ def test_check_reports_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         (tmp_path / page.template).write_text((ROOT / page.template).read_text())
     monkeypatch.setattr(generate_readme, "ROOT", tmp_path)
     (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
     assert generate_readme.main([]) == 0
     assert generate_readme.main(["--check"]) == 0
     (tmp_path / "docs" / "examples.md").write_text("edited by hand\n")
@@ -104,6 +105,7 @@ def test_check_reports_a_stale_page(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 def _render(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, template: str) -> str:
     (tmp_path / "examples").symlink_to(ROOT / "examples")
+    (tmp_path / "benchmarks").symlink_to(ROOT / "benchmarks")
     (tmp_path / "page.template.md").write_text(template)
     monkeypatch.setattr(generate_readme, "ROOT", tmp_path)
     page = generate_readme.Page(template="page.template.md", output="page.md")
@@ -139,3 +141,18 @@ def test_main_job_runs_every_example() -> None:
     )
     assert done.stdout.count("=== examples/") == len(example_names())
     assert done.stdout.rstrip().endswith(f"=== {len(example_names())} examples ran offline.")
+
+
+def test_benchmarks_placeholder_shows_the_saved_table(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`benchmarks` renders benchmarks/NAME.md as saved; a missing file says how to make it."""
+    page = _render(tmp_path, monkeypatch, "Before.\n\n{{ benchmarks: results }}\n")
+    assert page.endswith("Before.\n\n" + (ROOT / "benchmarks" / "results.md").read_text())
+    (tmp_path / "missing.template.md").write_text("{{ benchmarks: nothing }}")
+    with pytest.raises(
+        SystemExit, match=r"no benchmarks/nothing\.md; run `python -m benchmarks --write`"
+    ):
+        generate_readme._Renderer().render(
+            generate_readme.Page(template="missing.template.md", output="missing.md")
+        )

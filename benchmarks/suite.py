@@ -1,0 +1,326 @@
+"""What toolwire costs on the path users run, against doing the same work by hand.
+
+Every subject is the public API called as a user calls it, on the SDKs' own objects;
+every baseline is the least a hand-written loop could do on the same objects: read
+the name and arguments, look up the class, validate (`model_validate_json` for JSON
+text, `model_validate` for dicts), call the handler, build a plain result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pydantic
+
+from toolwire import aio, core
+
+from ._measure import Ratio, paired
+
+__all__ = ["Row", "rows"]
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One line of the table: what was measured, the ratio, and the goal (issue 10)."""
+
+    what: str
+    baseline: str
+    ratio: Ratio
+    goal: float | None
+    unit: float = 1e-6
+    """Seconds per unit shown for the absolute figures (default: microseconds)."""
+
+
+class get_weather(core.BaseFunctionToolModel[None, None]):
+    """Get the weather."""
+
+    city: str
+    days: int
+    unit: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "ok", None
+
+
+class aget_weather(aio.BaseFunctionToolModel[None, None]):
+    """Get the weather."""
+
+    model_tool_custom_name = "get_weather"
+    city: str
+    days: int
+    unit: str
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "ok", None
+
+
+TOOLS: dict[str, Any] = {"get_weather": get_weather}
+
+
+def _arguments(count: int) -> list[dict[str, Any]]:
+    return [{"city": "Paris", "days": i % 7, "unit": "c"} for i in range(count)]
+
+
+def _chat(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
+    from openai.types.chat import ChatCompletion
+
+    response = ChatCompletion.model_validate(
+        {
+            "id": "c1", "object": "chat.completion", "created": 1, "model": "m",
+            "choices": [{
+                "index": 0, "finish_reason": "tool_calls",
+                "message": {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": f"call_{i}", "type": "function",
+                     "function": {"name": "get_weather", "arguments": json.dumps(a)}}
+                    for i, a in enumerate(_arguments(count))
+                ]},
+            }],
+        }
+    )  # fmt: skip
+
+    def by_hand() -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        for call in response.choices[0].message.tool_calls or []:
+            function: Any = getattr(call, "function")  # noqa: B009 (chat calls have it)
+            tool = TOOLS[function.name].model_validate_json(function.arguments)
+            text, _ = tool.model_tool_handler(None)
+            out.append({"call_id": call.id, "output": text})
+        return out
+
+    return response, by_hand
+
+
+def _responses(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
+    from openai.types.responses import Response
+
+    response = Response.model_validate(
+        {
+            "id": "r1", "object": "response", "created_at": 1, "model": "m",
+            "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto",
+            "tools": [],
+            "output": [
+                {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}",
+                 "name": "get_weather", "arguments": json.dumps(a), "status": "completed"}
+                for i, a in enumerate(_arguments(count))
+            ],
+        }
+    )  # fmt: skip
+
+    def by_hand() -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        item: Any
+        for item in response.output:
+            if item.type == "function_call":
+                tool = TOOLS[item.name].model_validate_json(item.arguments)
+                text, _ = tool.model_tool_handler(None)
+                out.append({"call_id": item.call_id, "output": text})
+        return out
+
+    return response, by_hand
+
+
+def _anthropic(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
+    from anthropic.types import Message
+
+    message = Message.model_validate(
+        {
+            "id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+            "stop_reason": "tool_use", "stop_sequence": None,
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [
+                {"type": "tool_use", "id": f"toolu_{i}", "name": "get_weather", "input": a}
+                for i, a in enumerate(_arguments(count))
+            ],
+        }
+    )  # fmt: skip
+
+    def by_hand() -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        block: Any
+        for block in message.content:
+            if block.type == "tool_use":
+                tool = TOOLS[block.name].model_validate(block.input, strict=False)
+                text, _ = tool.model_tool_handler(None)
+                out.append({"call_id": block.id, "output": text})
+        return out
+
+    return message, by_hand
+
+
+def _gemini(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
+    from google.genai import types as genai
+
+    parts = [
+        genai.Part(function_call=genai.FunctionCall(name="get_weather", args=a))
+        for a in _arguments(count)
+    ]
+    candidate = genai.Candidate(
+        content=genai.Content(role="model", parts=parts), finish_reason=genai.FinishReason.STOP
+    )
+    response = genai.GenerateContentResponse(response_id="r1", candidates=[candidate])
+
+    def by_hand() -> list[dict[str, str]]:
+        out: list[dict[str, str]] = []
+        content: Any = response.candidates[0].content if response.candidates else None
+        for index, part in enumerate(content.parts if content else []):
+            call: Any = part.function_call
+            if call is not None:
+                tool = TOOLS[call.name].model_validate(call.args or {}, strict=False)
+                text, _ = tool.model_tool_handler(None)
+                out.append({"call_id": call.id or f"call_{index}", "output": text})
+        return out
+
+    return response, by_hand
+
+
+BUILDERS = {
+    "chat.completions": _chat,
+    "responses": _responses,
+    "anthropic": _anthropic,
+    "gemini": _gemini,
+}
+GOALS_1000 = {"chat.completions": 1.15, "responses": 1.15, "anthropic": 1.3, "gemini": 1.3}
+
+
+def dispatch_rows(repeat: int) -> list[Row]:
+    group = core.ToolGroup.from_list([get_weather])
+    out: list[Row] = []
+    for count, goals in ((1000, GOALS_1000), (1, dict.fromkeys(GOALS_1000, 1.6))):
+        for api, build in BUILDERS.items():
+            response, by_hand = build(count)
+            results = group.run_tool_calls(response, None)
+            assert [r.result_content for r in results] == [r["output"] for r in by_hand()]
+            ratio = paired(by_hand, lambda r=response: group.run_tool_calls(r, None), repeat=repeat)  # fmt: skip
+            calls = "1,000 calls" if count == 1000 else "one call"
+            out.append(Row(f"dispatch, {api}, {calls}", "hand loop", ratio, goals[api]))
+    return out
+
+
+def aio_row(repeat: int) -> Row:
+    group = aio.ToolGroup.from_list([aget_weather])
+    response, _ = _chat(1000)
+    calls: list[Any] = response.choices[0].message.tool_calls or []
+    loop = asyncio.new_event_loop()
+
+    async def one(call: Any) -> dict[str, str]:
+        tool = aget_weather.model_validate_json(call.function.arguments)
+        text, _ = await tool.model_tool_handler(None)
+        return {"call_id": call.id, "output": text}
+
+    async def gathered() -> list[dict[str, str]]:
+        return list(await asyncio.gather(*(one(call) for call in calls)))
+
+    try:
+        ratio = paired(
+            lambda: loop.run_until_complete(gathered()),
+            lambda: loop.run_until_complete(group.run_tool_calls(response, None)),
+            repeat=repeat,
+        )
+    finally:
+        loop.close()
+    return Row("aio dispatch, chat.completions, 1,000 calls", "asyncio.gather", ratio, 1.15)
+
+
+def class_row(repeat: int) -> Row:
+    def plain() -> type[pydantic.BaseModel]:
+        class Weather(pydantic.BaseModel):
+            """Get the weather."""
+
+            city: str
+            days: int
+            unit: str
+
+        return Weather
+
+    def tool() -> type[core.BaseFunctionToolModel[None, None]]:
+        class Weather(core.BaseFunctionToolModel[None, None]):
+            """Get the weather."""
+
+            city: str
+            days: int
+            unit: str
+
+            def model_tool_handler(self, context: None) -> tuple[str, None]:
+                return "ok", None
+
+        return Weather
+
+    ratio = paired(plain, tool, repeat=repeat, budget=0.05)
+    return Row("defining one tool class", "plain BaseModel", ratio, 2.0, unit=1e-3)
+
+
+def definitions_row(repeat: int) -> Row:
+    classes = [type(f"tool_{i}", (get_weather,), {"__doc__": f"Tool {i}."}) for i in range(20)]
+    group = core.ToolGroup.from_list(classes)
+
+    def rebuild() -> list[dict[str, Any]]:
+        return [
+            {
+                "type": "function",
+                "function": {
+                    "name": tool.model_tool_name(),
+                    "description": tool.__doc__ or "",
+                    "parameters": tool.model_json_schema(),
+                },
+            }
+            for tool in group.values()
+        ]
+
+    ratio = paired(rebuild, lambda: group.tool_definitions("chat.completions"), repeat=repeat)
+    return Row("tool_definitions, 20 tools, cached", "rebuilding the schemas", ratio, None)
+
+
+IMPORT_FLOOR = (
+    "import time; t = time.perf_counter(); from pydantic import BaseModel\n"
+    "class M(BaseModel):\n    a: int\n"
+    "print(time.perf_counter() - t)"
+)
+IMPORT_SUBJECT = (
+    "import time; t = time.perf_counter(); import toolwire.core\nprint(time.perf_counter() - t)"
+)
+
+
+def import_row(repeat: int) -> Row:
+    """Fresh interpreters, alternating, so both sides see the same disk cache."""
+
+    def once(code: str) -> float:
+        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        return float(done.stdout)
+
+    once(IMPORT_SUBJECT)
+    floors: list[float] = []
+    subjects: list[float] = []
+    for index in range(repeat):
+        pair = (once(IMPORT_FLOOR), once(IMPORT_SUBJECT))
+        if index % 2:
+            pair = (once(IMPORT_FLOOR), pair[1])
+        floors.append(pair[0])
+        subjects.append(pair[1])
+    ratios = [s / f for s, f in zip(subjects, floors, strict=True)]
+    ratio = Ratio(
+        statistics.median(floors),
+        statistics.median(subjects),
+        statistics.median(ratios),
+        min(ratios),
+        max(ratios),
+    )
+    return Row("import toolwire.core", "import pydantic, define one model", ratio, 1.25, unit=1e-3)
+
+
+def rows(*, quick: bool) -> list[Row]:
+    """Every measurement; `quick` runs each a few times only (CI keeps them working)."""
+    repeat = 3 if quick else 15
+    return [
+        *dispatch_rows(repeat),
+        aio_row(repeat),
+        import_row(3 if quick else 11),
+        class_row(repeat),
+        definitions_row(repeat),
+    ]
