@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import inspect
 import logging
+import os
 import sys
 import time
-from asyncio import CancelledError
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -69,13 +69,34 @@ _provider_seen: object = None
 _tracer: Tracer | None = None
 
 
+_UNREADABLE = object()
+_environment_checked: bool | None = None
+
+
+def _provider_in_environment() -> bool:
+    """Whether OTEL_PYTHON_TRACER_PROVIDER names a provider (asked once per process)."""
+    global _environment_checked
+    if _environment_checked is None:
+        _environment_checked = "OTEL_PYTHON_TRACER_PROVIDER" in os.environ
+    return _environment_checked
+
+
 def _current_tracer() -> Tracer | None:
     """The tracer of the application's provider, or None when nobody set one up."""
     global _provider_seen, _tracer
     trace = sys.modules.get("opentelemetry.trace")
     if trace is None:  # never imported: nobody configured tracing
         return None
-    provider = trace.get_tracer_provider()
+    # `get_tracer_provider()` reads os.environ on every call until a provider is set
+    # (a few microseconds, on every batch of an application that never traces), so
+    # the global it would return is read first; the environment is asked once.
+    provider: Any = getattr(trace, "_TRACER_PROVIDER", _UNREADABLE)
+    if provider is None:
+        if not _provider_in_environment():
+            return None
+        provider = trace.get_tracer_provider()
+    elif provider is _UNREADABLE:  # an OpenTelemetry that keeps it elsewhere
+        provider = trace.get_tracer_provider()
     if provider is not _provider_seen:
         _provider_seen = provider
         if isinstance(provider, trace.ProxyTracerProvider | trace.NoOpTracerProvider):
@@ -194,7 +215,11 @@ def _outcome(result: ToolCallResult[Any] | None, error: BaseException | None) ->
     """The call's outcome: "success", the failure reason, "raised" (an unexpected
     exception the batch raises) or "cancelled" (the batch was cancelled)."""
     if result is None:
-        return "cancelled" if isinstance(error, CancelledError) else "raised"
+        # Only an aio batch is cancelled, and it has imported asyncio; a core dispatch
+        # does not pay for importing it here.
+        asyncio = sys.modules.get("asyncio")
+        cancelled = asyncio is not None and isinstance(error, asyncio.CancelledError)
+        return "cancelled" if cancelled else "raised"
     return result.fail_reason or "success"
 
 

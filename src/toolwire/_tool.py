@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import sys
 import warnings
 from collections.abc import Callable
 from textwrap import dedent
@@ -21,16 +22,10 @@ from pydantic_core import core_schema
 from ._api import Api, check_api
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._json import copy_json
-from ._standard import (
-    StandardCustomToolDefinition,
-    StandardCustomToolGrammarFormat,
-    StandardCustomToolTextFormat,
-    StandardFunctionToolDefinition,
-    plain_format,
-)
 from .exceptions import CustomToolError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
+    # toolcall's models load on first use: a plain dispatch never needs them.
     from anthropic.types import JSONOutputFormatParam, ToolParam
     from google.genai.types import Tool
     from openai.types.chat import ChatCompletionCustomToolParam, ChatCompletionFunctionToolParam
@@ -43,6 +38,12 @@ if TYPE_CHECKING:
 
     from ._definition import GeminiResponseFormat
     from ._schema import InputPlan, SchemaReport
+    from ._standard import (
+        StandardCustomToolDefinition,
+        StandardCustomToolGrammarFormat,
+        StandardCustomToolTextFormat,
+        StandardFunctionToolDefinition,
+    )
 
 __all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel"]
 
@@ -284,6 +285,8 @@ class FunctionToolModel(ToolModel):
     def model_tool_standard_definition(cls) -> StandardFunctionToolDefinition:
         """toolcall's neutral description of this tool: name, description, strictness
         and the schema before per-API compilation (its methods compile it per API)."""
+        from ._standard import StandardFunctionToolDefinition
+
         schema, description, custom = _source_schema(cls)
         definition = StandardFunctionToolDefinition(
             name=cls.model_tool_name(),
@@ -373,6 +376,12 @@ class CustomToolModel(ToolModel):
     @classmethod
     def model_tool_standard_definition(cls) -> StandardCustomToolDefinition:
         """toolcall's neutral description of this tool: name, description and format."""
+        from ._standard import (
+            StandardCustomToolDefinition,
+            StandardCustomToolGrammarFormat,
+            StandardCustomToolTextFormat,
+        )
+
         fmt = normalize_format(cls, cls.model_tool_format)
         return StandardCustomToolDefinition(
             name=cls.model_tool_name(),
@@ -491,8 +500,11 @@ def normalize_format(cls: type, value: object) -> CustomToolFormat | None:
     """Accept the Responses (flat) or Chat (nested) grammar shape; raise on anything else."""
     if value is None:
         return None
-    if isinstance(value, StandardCustomToolTextFormat | StandardCustomToolGrammarFormat):
-        return plain_format(value)
+    standard = sys.modules.get("toolwire._standard")  # loaded if the value is one of its models
+    if standard is not None and isinstance(
+        value, standard.StandardCustomToolTextFormat | standard.StandardCustomToolGrammarFormat
+    ):
+        return standard.plain_format(value)
     if isinstance(value, dict):
         fmt: dict[str, Any] = value  # pyright: ignore[reportUnknownVariableType]
         if fmt.get("type") == "text" and set(fmt) == {"type"}:

@@ -7,6 +7,8 @@ errors, history helpers and streams are the same objects in both.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ._adapters._base import TurnStatus
 from ._aio import (
     BaseCustomToolModel,
@@ -39,13 +41,6 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._schema import SchemaChange, SchemaReport
-from ._standard import (
-    StandardCustomToolDefinition,
-    StandardCustomToolFormat,
-    StandardCustomToolGrammarFormat,
-    StandardCustomToolTextFormat,
-    StandardFunctionToolDefinition,
-)
 from ._streaming._events import (
     ReasoningDelta,
     StreamEvent,
@@ -130,3 +125,16 @@ __all__ = [
     "TurnStatus",
     "UnexpectedErrors",
 ]
+
+if TYPE_CHECKING:
+    from ._standard import (
+        StandardCustomToolDefinition,
+        StandardCustomToolFormat,
+        StandardCustomToolGrammarFormat,
+        StandardCustomToolTextFormat,
+        StandardFunctionToolDefinition,
+    )
+else:
+    from ._standard_names import standard_getattr
+
+    __getattr__ = standard_getattr(__name__)  # toolcall's models load on first use

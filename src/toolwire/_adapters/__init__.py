@@ -163,6 +163,17 @@ def read_calls(
     response/message object of any API, in call order."""
     from .._call import StandardToolCall
 
+    kind = type(calls)
+    if kind is StandardToolCall:
+        return [calls]  # pyright: ignore[reportReturnType]
+    # The common case, an SDK object of a class seen before: no isinstance checks
+    # against abstract classes, no failing attribute reads on pydantic models.
+    known = api or _API_BY_TYPE.get(kind)
+    single = _SINGLE_CALL_BY_TYPE.get((kind, known)) if known is not None else None
+    if single is not None and known is not None:
+        if single:
+            return adapter(known).read_items([calls], other_calls=other_calls)
+        return adapter(known).read_response(calls, other_calls=other_calls)
     if isinstance(calls, StandardToolCall):
         return [calls]
     if _is_sequence(calls):
@@ -196,8 +207,22 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
     return isinstance(obj, Sequence) and not isinstance(obj, str | bytes)
 
 
+_SINGLE_CALL_BY_TYPE: dict[tuple[type, Api], bool] = {}
+"""(SDK class, API) -> whether its objects are one call (True) or a response or
+message (False). Only SDK classes are cached: their `type` is fixed by the class,
+while a dict is looked at one by one."""
+
+
 def _is_single_call(obj: object, api: Api) -> bool:
     """Whether `obj` is one call item (as opposed to a whole response or message)."""
+    single = _looks_like_single_call(obj, api)
+    kind = type(obj)
+    if kind in _API_BY_TYPE:  # an SDK class (api_of cached it)
+        _SINGLE_CALL_BY_TYPE[kind, api] = single
+    return single
+
+
+def _looks_like_single_call(obj: object, api: Api) -> bool:
     if api == "gemini":  # first: Gemini models have no `type`, and a missing attribute is slow
         if type(obj).__name__ in ("FunctionCall", "Part"):
             return True

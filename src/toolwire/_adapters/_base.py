@@ -59,9 +59,18 @@ class Adapter(Protocol):
     def stream_accumulator(self) -> StreamAccumulator: ...
 
 
+_IS_MAPPING: dict[type, bool] = {}
+"""Class -> whether it is a Mapping: `isinstance` against an abstract class costs more
+than the read itself, and `field` runs several times per call."""
+
+
 def field(obj: object, name: str, default: Any = None) -> Any:
     """Read `name` from an SDK model (attribute) or its dict form (key)."""
-    if isinstance(obj, Mapping):
+    kind = type(obj)
+    mapping = _IS_MAPPING.get(kind)
+    if mapping is None:
+        mapping = _IS_MAPPING[kind] = isinstance(obj, Mapping)
+    if mapping:
         return cast("Mapping[str, Any]", obj).get(name, default)
     return getattr(obj, name, default)
 
