@@ -20,6 +20,7 @@ from typing import Any
 import pydantic
 
 from toolwire import aio, core
+from toolwire.core import ToolCallArgumentsDelta, ToolCallStream
 
 from ._measure import Ratio, paired
 
@@ -277,6 +278,86 @@ def definitions_row(repeat: int) -> Row:
     return Row("tool_definitions, 20 tools, cached", "rebuilding the schemas", ratio, None)
 
 
+STREAMED_ARGUMENT = json.dumps({"path": "notes.md", "content": "lorem ipsum " * 8533})
+"""A 100 KiB argument, streamed in 50-character deltas (2,048 events)."""
+
+
+def _fragments() -> list[str]:
+    return [STREAMED_ARGUMENT[i : i + 50] for i in range(0, len(STREAMED_ARGUMENT), 50)]
+
+
+def _chat_chunks() -> tuple[list[Any], Callable[[Any], str | None]]:
+    from openai.types.chat import ChatCompletionChunk
+
+    def chunk(delta: dict[str, Any]) -> ChatCompletionChunk:
+        return ChatCompletionChunk.model_validate(
+            {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+             "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+        )  # fmt: skip
+
+    first = {"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+                             "function": {"name": "write_file", "arguments": ""}}]}  # fmt: skip
+    chunks = [chunk(first)] + [
+        chunk({"tool_calls": [{"index": 0, "function": {"arguments": part}}]})
+        for part in _fragments()
+    ]
+
+    def fragment(item: Any) -> str | None:
+        calls = item.choices[0].delta.tool_calls
+        return calls[0].function.arguments if calls else None
+
+    return chunks, fragment
+
+
+def _anthropic_events() -> tuple[list[Any], Callable[[Any], str | None]]:
+    from anthropic.types import RawMessageStreamEvent
+    from pydantic import TypeAdapter
+
+    event = TypeAdapter[Any](RawMessageStreamEvent).validate_python
+    message: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+               "content": [], "stop_reason": None, "stop_sequence": None,
+               "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
+    events = [
+        event({"type": "message_start", "message": message}),
+        event({"type": "content_block_start", "index": 0, "content_block": {
+            "type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}}),
+    ] + [
+        event({"type": "content_block_delta", "index": 0,
+               "delta": {"type": "input_json_delta", "partial_json": part}})
+        for part in _fragments()
+    ]  # fmt: skip
+
+    def fragment(item: Any) -> str | None:
+        return item.delta.partial_json if item.type == "content_block_delta" else None
+
+    return events, fragment
+
+
+def streaming_rows(repeat: int) -> list[Row]:
+    out: list[Row] = []
+    for api, build in (("chat.completions", _chat_chunks), ("anthropic", _anthropic_events)):
+        items, fragment = build()
+
+        def collect(items: list[Any] = items, fragment: Any = fragment) -> object:
+            parts = [text for item in items if (text := fragment(item))]
+            return json.loads("".join(parts))
+
+        def preview(items: list[Any] = items, api: Any = api) -> object:
+            stream: Any = ToolCallStream(api)
+            latest: object = None
+            for item in items:
+                for event in stream.feed(item):
+                    if isinstance(event, ToolCallArgumentsDelta):
+                        latest = event.partial_arguments
+            return latest
+
+        assert preview() == collect()
+        ratio = paired(collect, preview, repeat=max(3, repeat // 3), budget=0.1)
+        label = f"stream, {api}: feed + partial_arguments per event, 100 KiB"
+        out.append(Row(label, "collect, parse once", ratio, 6.0, unit=1e-3))
+    return out
+
+
 IMPORT_FLOOR = (
     "import time; t = time.perf_counter(); from pydantic import BaseModel\n"
     "class M(BaseModel):\n    a: int\n"
@@ -320,6 +401,7 @@ def rows(*, quick: bool) -> list[Row]:
     return [
         *dispatch_rows(repeat),
         aio_row(repeat),
+        *streaming_rows(repeat),
         import_row(3 if quick else 11),
         class_row(repeat),
         definitions_row(repeat),

@@ -375,6 +375,7 @@ class _Batch:
         self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
         self.run_call = self._invoke if self.watch is None else self._observed
         gate = asyncio.Semaphore(max_concurrency) if max_concurrency is not None else None
+        start = asyncio.get_running_loop().create_task  # ensure_future re-checks each coroutine
         tasks: list[asyncio.Task[None]] = []
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
@@ -385,14 +386,13 @@ class _Batch:
             elif item.model_tool_sequential:
                 in_order.setdefault(type(item), []).append((index, item))
             elif gate is None:
-                coroutine = self.run_call(index, item, context, unexpected_errors, timeout)
-                tasks.append(asyncio.ensure_future(coroutine))
+                tasks.append(start(self.run_call(index, item, context, unexpected_errors, timeout)))
             else:
-                coroutine = self._gated(index, item, context, unexpected_errors, gate, timeout)
-                tasks.append(asyncio.ensure_future(coroutine))
+                tasks.append(
+                    start(self._gated(index, item, context, unexpected_errors, gate, timeout))
+                )
         for calls in in_order.values():  # one task per sequential tool runs its calls in order
-            coroutine = self._in_order(calls, context, unexpected_errors, gate, timeout)
-            tasks.append(asyncio.ensure_future(coroutine))
+            tasks.append(start(self._in_order(calls, context, unexpected_errors, gate, timeout)))
         if tasks:
             await _wait_all(tasks)
         if any(error is not None for error in self.errors):

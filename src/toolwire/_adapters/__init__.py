@@ -10,13 +10,13 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
 
 from .._api import Api, check_api
+from .._call import StandardToolCall
 from ..exceptions import ToolwireError
 from ._base import field
 from ._mismatch import unplaceable
 from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 
 if TYPE_CHECKING:
-    from .._call import StandardToolCall
     from ._base import Adapter
 
 __all__ = ["ANTHROPIC_BLOCK_TYPES", "adapter", "api_of", "read_call", "read_calls"]
@@ -161,8 +161,6 @@ def read_calls(
 ) -> list[StandardToolCall]:
     """Every tool call in `calls`: one call object, a sequence of them, or a whole
     response/message object of any API, in call order."""
-    from .._call import StandardToolCall
-
     kind = type(calls)
     if kind is StandardToolCall:
         return [calls]  # pyright: ignore[reportReturnType]

@@ -161,7 +161,10 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     """(content blocks, message id, stop reason) of a Message, BetaMessage, ParsedMessage,
     their dict forms, or an assistant `MessageParam`."""
     kind = type(response)
-    if isinstance(response, Mapping):
+    if _IS_MESSAGE.get(kind):  # an SDK Message seen before: no isinstance against Mapping
+        sdk: Any = response
+        role, content, message_id, stop_reason = sdk.role, sdk.content, sdk.id, sdk.stop_reason
+    elif isinstance(response, Mapping):
         data = cast("Mapping[str, Any]", response)
         if _CHAT_KEYS & data.keys():
             raise wrong_object(data, "anthropic", _EXPECTED)

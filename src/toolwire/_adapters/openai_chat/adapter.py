@@ -185,7 +185,13 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
     Anything else raises `UnexpectedObjectError`: reading another API's response as a
     message without calls would end the caller's loop in silence.
     """
-    shape = _SHAPE_OF_TYPE.get(type(response)) or _shape_of(response)
+    shape = _SHAPE_OF_TYPE.get(type(response))
+    if shape is _COMPLETION:  # an SDK ChatCompletion (only SDK classes are cached)
+        sdk: Any = response  # plain attribute reads: the common case, once per response
+        if sdk.choices:
+            choice = sdk.choices[0]
+            return choice.message, sdk.id, choice.finish_reason
+    shape = shape or _shape_of(response)
     if shape == _MESSAGE:
         return response, None, None
     if shape != _COMPLETION:

@@ -108,9 +108,7 @@ class ChatStreamAccumulator:
                     events.append(TextDelta(delta.content))
             if delta.refusal:
                 state.refusal.append(delta.refusal)
-            reasoning = getattr(delta, "reasoning_content", None) or getattr(
-                delta, "reasoning", None
-            )
+            reasoning = _reasoning(delta)
             if isinstance(reasoning, str) and reasoning:
                 state.reasoning.append(reasoning)
                 if drives_events:
@@ -310,6 +308,33 @@ def _classify(item: object) -> int | None:
 
 
 _GATE = StreamGate("chat.completions", _classify)
+
+
+_REASONING_NAMES = ("reasoning_content", "reasoning")
+"""Where OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter...) put reasoning text."""
+_DECLARED_REASONING: dict[type, tuple[str, ...]] = {}
+
+
+def _reasoning(delta: object) -> object:
+    """The reasoning text of a delta, if the server sent any.
+
+    The SDK's delta declares no such field, so it arrives as an extra field. Reading a
+    missing attribute of a pydantic model raises inside pydantic (microseconds, on
+    every chunk), so names the class does not declare are read from its extras.
+    """
+    kind = type(delta)
+    declared = _DECLARED_REASONING.get(kind)
+    if declared is None:
+        fields = getattr(kind, "model_fields", None)  # None: not pydantic, read attributes
+        declared = _DECLARED_REASONING[kind] = tuple(
+            name for name in _REASONING_NAMES if fields is None or name in fields
+        )
+    extra: Any = getattr(delta, "__pydantic_extra__", None) or {}
+    for name in _REASONING_NAMES:
+        value = getattr(delta, name, None) if name in declared else extra.get(name)
+        if value:
+            return value
+    return None
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:
