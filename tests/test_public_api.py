@@ -36,14 +36,18 @@ def test_all_lists_every_public_name_sorted() -> None:
 
 
 def test_importing_core_loads_only_what_a_plain_dispatch_needs() -> None:
-    """toolcall's definition models and asyncio load on first use, not on import."""
+    """The schema compiler, streaming, toolcall's definition models and asyncio load on
+    first use, not on import; reading one of their names loads it."""
     code = (
         "import sys, toolwire.core\n"
-        "print(sorted(m for m in ('toolwire._standard', 'asyncio', 'toolwire.mcp', "
-        "'openai', 'anthropic', 'google.genai') if m in sys.modules))"
+        "lazy = ('toolwire._schema', 'toolwire._streaming', 'toolwire._standard', 'asyncio', "
+        "'toolwire.mcp', 'openai', 'anthropic', 'google.genai')\n"
+        "print(sorted(m for m in lazy if m in sys.modules))\n"
+        "toolwire.core.ToolCallStream, toolwire.core.SchemaReport\n"
+        "print(sorted(m for m in lazy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.strip() == "[]"
+    assert done.stdout.splitlines() == ["[]", "['toolwire._schema', 'toolwire._streaming']"]
 
 
 def test_core_and_aio_have_the_same_names_and_share_the_neutral_objects() -> None:

@@ -20,7 +20,7 @@ from ._parts import ToolContent
 from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult
-from ._tool import CustomToolModel, FunctionToolModel, ToolModel
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel, document_fields
 from .exceptions import ErrorForLLMToSee, HandlerCancelledError
 
 if TYPE_CHECKING:
@@ -90,6 +90,10 @@ class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
         std = read_call(call)
         tool = cls if std.name == cls.model_tool_name() else None
         return await _run(tool, std, context, limits, {cls.model_tool_name(): cls})
+
+
+document_fields(BaseFunctionToolModel)
+document_fields(BaseCustomToolModel)
 
 
 class ToolGroup(

@@ -64,7 +64,8 @@ _CONFIG_NAMES = (
 class ToolModel(pydantic.BaseModel):
     """Configuration and naming shared by every tool class (private base)."""
 
-    model_config = pydantic.ConfigDict(use_attribute_docstrings=True)
+    # Off here, on for your subclasses: see `document_fields`.
+    model_config = pydantic.ConfigDict(use_attribute_docstrings=False)
 
     model_tool_type: ClassVar[Literal["function", "custom"]]
     """Whether calls to this tool are function calls (JSON arguments) or custom (free text)."""
@@ -556,3 +557,15 @@ class StrictInput:
             self._plan = input_plan(self._cls.model_json_schema())
             self._ready = True
         return data if self._plan is None else self._plan.apply(data)
+
+
+def document_fields(cls: type[pydantic.BaseModel]) -> None:
+    """Make the subclasses of a public tool base read their fields' docstrings (a
+    docstring under a field becomes its description).
+
+    The bases themselves have no fields, but pydantic would still tokenize their long
+    class bodies to look for docstrings: a fifth of `import toolwire.core`. Pydantic
+    reads a base's `model_config` when it builds each subclass, so the option is
+    switched on once the bases exist.
+    """
+    cls.model_config["use_attribute_docstrings"] = True

@@ -40,19 +40,6 @@ from ._result import (
     ToolCallResult,
     ToolCallSuccess,
 )
-from ._schema import SchemaChange, SchemaReport
-from ._streaming._events import (
-    ReasoningDelta,
-    StreamEvent,
-    TextDelta,
-    ToolCallArgumentsDelta,
-    ToolCallCompleted,
-    ToolCallStarted,
-    ToolCallTruncated,
-    TurnEnded,
-)
-from ._streaming._preview import StringDelta
-from ._streaming._stream import ToolCallStream
 from ._tool_choice import (
     AnthropicToolChoiceParams,
     ChatToolChoiceParams,
@@ -127,6 +114,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
         StandardCustomToolFormat,
@@ -134,7 +122,19 @@ if TYPE_CHECKING:
         StandardCustomToolTextFormat,
         StandardFunctionToolDefinition,
     )
+    from ._streaming._events import (
+        ReasoningDelta,
+        StreamEvent,
+        TextDelta,
+        ToolCallArgumentsDelta,
+        ToolCallCompleted,
+        ToolCallStarted,
+        ToolCallTruncated,
+        TurnEnded,
+    )
+    from ._streaming._preview import StringDelta
+    from ._streaming._stream import ToolCallStream
 else:
-    from ._standard_names import standard_getattr
+    from ._lazy import lazy_getattr
 
-    __getattr__ = standard_getattr(__name__)  # toolcall's models load on first use
+    __getattr__ = lazy_getattr(__name__)  # the schema compiler, streaming, toolcall's models

@@ -1,0 +1,45 @@
+"""Names of `toolwire.core` and `toolwire.aio` that load on first use.
+
+A plain dispatch needs neither the schema compiler, nor streaming, nor toolcall's
+definition models; importing them costs a fifth of `import toolwire.core`. Both
+namespaces list these names in `__all__` (and import them for type checkers) and
+load each module the first time one of its names is read.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+
+LAZY_NAMES: dict[str, str] = {
+    "SchemaChange": "._schema",
+    "SchemaReport": "._schema",
+    "StandardCustomToolDefinition": "._standard",
+    "StandardCustomToolFormat": "._standard",
+    "StandardCustomToolGrammarFormat": "._standard",
+    "StandardCustomToolTextFormat": "._standard",
+    "StandardFunctionToolDefinition": "._standard",
+    "ReasoningDelta": "._streaming._events",
+    "StreamEvent": "._streaming._events",
+    "TextDelta": "._streaming._events",
+    "ToolCallArgumentsDelta": "._streaming._events",
+    "ToolCallCompleted": "._streaming._events",
+    "ToolCallStarted": "._streaming._events",
+    "ToolCallTruncated": "._streaming._events",
+    "TurnEnded": "._streaming._events",
+    "StringDelta": "._streaming._preview",
+    "ToolCallStream": "._streaming._stream",
+}
+"""Public name -> the module (relative to `toolwire`) that defines it."""
+
+
+def lazy_getattr(module: str) -> Callable[[str], object]:
+    """A module `__getattr__` for `module` that loads the names above when read."""
+
+    def __getattr__(name: str) -> object:
+        source = LAZY_NAMES.get(name)
+        if source is None:
+            raise AttributeError(f"module {module!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(source, "toolwire"), name)
+
+    return __getattr__
