@@ -17,7 +17,7 @@ from ._parts import ToolContent
 from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
-from ._tool import CustomToolModel, FunctionToolModel, ToolModel, document_fields
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
 from .exceptions import ErrorForLLMToSee
 
 if TYPE_CHECKING:
@@ -94,8 +94,8 @@ class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
         return _run(tool, std, context, limits, {cls.model_tool_name(): cls})
 
 
-document_fields(BaseFunctionToolModel)
-document_fields(BaseCustomToolModel)
+finish_base(BaseFunctionToolModel, public=True)
+finish_base(BaseCustomToolModel, public=True)
 
 
 class ToolGroup(

@@ -7,6 +7,7 @@ bases, not subclasses of each other.
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import json
 import sys
@@ -21,6 +22,7 @@ from pydantic_core import core_schema
 
 from ._api import Api, check_api
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
+from ._docstrings import describe_fields
 from ._json import copy_json
 from .exceptions import CustomToolError, ToolDefinitionError, ToolwireWarning
 
@@ -64,7 +66,7 @@ _CONFIG_NAMES = (
 class ToolModel(pydantic.BaseModel):
     """Configuration and naming shared by every tool class (private base)."""
 
-    # Off here, on for your subclasses: see `document_fields`.
+    # Off here, on for your subclasses: see `finish_base`.
     model_config = pydantic.ConfigDict(use_attribute_docstrings=False)
 
     model_tool_type: ClassVar[Literal["function", "custom"]]
@@ -88,9 +90,22 @@ class ToolModel(pydantic.BaseModel):
     call order, while calls of other tools still run concurrently with them. (toolwire.core
     runs every call one at a time anyway.)"""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        config = cls.model_config
+        if config.get("use_attribute_docstrings") and describe_fields(cls, sys._getframe(1)):
+            # Pydantic collects the fields next, reading this very dict: the docstrings
+            # are read, so it need not read them again (see `_docstrings`). Set back in
+            # `__pydantic_init_subclass__`, for subclasses and `model_rebuild`.
+            config["use_attribute_docstrings"] = False
+            _DESCRIBED.add(cls)
+
     @classmethod
     def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
         super().__pydantic_init_subclass__(**kwargs)
+        if cls in _DESCRIBED:
+            _DESCRIBED.discard(cls)
+            cls.model_config["use_attribute_docstrings"] = True
         if getattr(cls, "_toolwire_namespace", None) == "core" and inspect.iscoroutinefunction(
             getattr(cls, "model_tool_handler", None)
         ):
@@ -158,6 +173,8 @@ class ToolModel(pydantic.BaseModel):
 
 
 _WARNED_UNDESCRIBED: WeakSet[type] = WeakSet()
+_DESCRIBED: WeakSet[type] = WeakSet()
+"""Tool classes being created whose field docstrings toolwire read (see `_docstrings`)."""
 
 
 _LIBRARY_MODULES = frozenset(
@@ -559,13 +576,26 @@ class StrictInput:
         return data if self._plan is None else self._plan.apply(data)
 
 
-def document_fields(cls: type[pydantic.BaseModel]) -> None:
-    """Make the subclasses of a public tool base read their fields' docstrings (a
-    docstring under a field becomes its description).
+def finish_base(cls: type[pydantic.BaseModel], *, public: bool = False) -> None:
+    """Make a tool base class cheap to subclass; `public` bases also turn on field
+    docstrings (a docstring under a field becomes its description) for subclasses.
 
-    The bases themselves have no fields, but pydantic would still tokenize their long
-    class bodies to look for docstrings: a fifth of `import toolwire.core`. Pydantic
-    reads a base's `model_config` when it builds each subclass, so the option is
-    switched on once the bases exist.
+    Pydantic evaluates every base's annotations again for each subclass it builds, and
+    ours are strings (postponed evaluation): a compile each, most of the cost of
+    defining a tool. They are evaluated here once. The bases have no fields, but
+    pydantic would still tokenize their long bodies to look for docstrings (a fifth of
+    `import toolwire.core`), so the option is switched on only once they exist.
     """
-    cls.model_config["use_attribute_docstrings"] = True
+    own: dict[str, Any] = cls.__dict__.get("__annotations__", {})
+    module = vars(sys.modules[cls.__module__])
+    for name, annotation in own.items():
+        if isinstance(annotation, str):
+            # A name imported for type checkers only stays text (pydantic copes).
+            with contextlib.suppress(NameError):
+                own[name] = eval(annotation, module)
+    if public:
+        cls.model_config["use_attribute_docstrings"] = True
+
+
+for _base in (ToolModel, FunctionToolModel, CustomToolModel):
+    finish_base(_base)
