@@ -110,6 +110,14 @@ def _current_tracer() -> Tracer | None:
 
 def observer(hooks: ToolHooks | None) -> Observer | None:
     """The batch's observer, or None when nothing watches (the common case)."""
+    if hooks is None and not LOGGER.isEnabledFor(logging.DEBUG):
+        # The common case inline: OpenTelemetry not imported, or imported with no provider.
+        trace = sys.modules.get("opentelemetry.trace")
+        if trace is None or (
+            getattr(trace, "_TRACER_PROVIDER", _UNREADABLE) is None
+            and _environment_checked is False
+        ):
+            return None
     tracer = _current_tracer()
     logs = LOGGER.isEnabledFor(logging.DEBUG)
     if hooks is None and tracer is None and not logs:

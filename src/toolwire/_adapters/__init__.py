@@ -17,7 +17,7 @@ from ._mismatch import unplaceable
 from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 
 if TYPE_CHECKING:
-    from ._base import Adapter
+    from ._base import Adapter, FastReader
 
 __all__ = ["ANTHROPIC_BLOCK_TYPES", "adapter", "api_of", "read_call", "read_calls"]
 
@@ -162,6 +162,11 @@ def read_calls(
     """Every tool call in `calls`: one call object, a sequence of them, or a whole
     response/message object of any API, in call order."""
     kind = type(calls)
+    fast = _FAST_READERS.get(kind)
+    if fast is not None and (api is None or api == _API_BY_TYPE[kind]):
+        read = fast(calls)
+        if read is not None:
+            return read
     if kind is StandardToolCall:
         return [calls]  # pyright: ignore[reportReturnType]
     # The common case, an SDK object of a class seen before: no isinstance checks
@@ -205,6 +210,10 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
     return isinstance(obj, Sequence) and not isinstance(obj, str | bytes)
 
 
+_FAST_READERS: dict[type, FastReader] = {}
+"""SDK response class -> its adapter's one-pass reader of the common case (a response
+with a handful of calls pays more for finding its reader than for reading them)."""
+
 _SINGLE_CALL_BY_TYPE: dict[tuple[type, Api], bool] = {}
 """(SDK class, API) -> whether its objects are one call (True) or a response or
 message (False). Only SDK classes are cached: their `type` is fixed by the class,
@@ -217,6 +226,9 @@ def _is_single_call(obj: object, api: Api) -> bool:
     kind = type(obj)
     if kind in _API_BY_TYPE:  # an SDK class (api_of cached it)
         _SINGLE_CALL_BY_TYPE[kind, api] = single
+        fast = None if single else adapter(api).fast_reader(kind)
+        if fast is not None and _API_BY_TYPE[kind] == api:
+            _FAST_READERS[kind] = fast
     return single
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from .._api import Api
@@ -17,7 +17,19 @@ if TYPE_CHECKING:
     from .._result import ToolCallResult
     from .._streaming._stream import StreamAccumulator
 
-__all__ = ["Adapter", "TurnStatus", "call_text", "check_tool_name", "field", "synthesized_id"]
+__all__ = [
+    "Adapter",
+    "FastReader",
+    "TurnStatus",
+    "call_text",
+    "check_tool_name",
+    "field",
+    "synthesized_id",
+]
+
+FastReader = Callable[[Any], "list[StandardToolCall] | None"]
+"""Reads the common case of one SDK response class in one pass: every call, or None
+when the response needs the general reader (a cut turn, a call without an id...)."""
 
 TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "malformed"]
 """Why a turn ended.
@@ -50,6 +62,7 @@ class Adapter(Protocol):
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]: ...
+    def fast_reader(self, kind: type) -> FastReader | None: ...
     def assistant_messages(self, response: object) -> list[Any]: ...
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
@@ -101,7 +114,11 @@ def synthesized_id(response_id: str | None, index: int) -> str:
     which every API accepts in ids.
     """
     if response_id:
-        return f"toolwire_{_UNSAFE_ID_CHARS.sub('_', response_id)[:64]}_{index}"
+        # Most ids are letters and digits already: no regex pass for them.
+        safe = response_id if response_id.isalnum() and response_id.isascii() else None
+        if safe is None:
+            safe = _UNSAFE_ID_CHARS.sub("_", response_id)
+        return f"toolwire_{safe[:64]}_{index}"
     return f"toolwire_{index}"
 
 

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .. import ANTHROPIC_BLOCK_TYPES
+from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
 from .replay import block_param
 from .results import attachment_blocks, place, tool_result_block
@@ -98,6 +99,10 @@ class AnthropicAdapter:
     ) -> list[StandardToolCall]:
         blocks, message_id, stop_reason = _message_of(response)
         return _read_blocks(blocks, message_id, cut=stop_reason in CUT_STOP_REASONS)
+
+    def fast_reader(self, kind: type) -> FastReader | None:
+        names = mro_names(kind, "anthropic.types")
+        return _read_sdk_message if "Message" in names or "BetaMessage" in names else None
 
     # -- history out ---------------------------------------------------------------
 
@@ -208,6 +213,29 @@ def _described(kind: str, role: object) -> str:
     if role is None:
         return f"a {kind} without a role"
     return f"a {role!r} message"
+
+
+def _read_sdk_message(message: Any) -> list[StandardToolCall] | None:
+    """`read_response` of an SDK Message that was not cut and whose tool_use blocks all
+    have ids (None otherwise)."""
+    if message.role != "assistant" or message.stop_reason in CUT_STOP_REASONS:
+        return None
+    calls: list[StandardToolCall] = []
+    block: Any
+    raw: Any
+    for block in message.content:
+        kind = getattr(block, "type", None)
+        if kind == "tool_use":
+            call_id, raw = block.id, block.input
+            if not call_id:
+                return None
+            arguments: Any = raw
+            if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
+                arguments = _unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
+            calls.append(StandardToolCall("function", call_id, block.name or "", arguments))
+        elif kind not in ANTHROPIC_BLOCK_TYPES:
+            return None
+    return calls
 
 
 def _read_blocks(

@@ -77,7 +77,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnsupportedToolError
-from .._base import TurnStatus, call_text, check_tool_name, synthesized_id
+from .._base import FastReader, TurnStatus, call_text, check_tool_name, synthesized_id
 from .._mismatch import is_sdk_type, wrong_object
 from .results import attachments, function_response_part, place
 
@@ -191,6 +191,10 @@ class GeminiAdapter:
                 calls.append(_standard_call(call, len(calls), ids))
         return calls
 
+    def fast_reader(self, kind: type) -> FastReader | None:
+        sdk = kind.__module__.startswith("google.genai.")
+        return _read_sdk_response if sdk and kind.__name__ == "GenerateContentResponse" else None
+
     # -- history out ---------------------------------------------------------------
 
     def assistant_messages(self, response: object) -> list[Content]:
@@ -294,6 +298,39 @@ def _turn_of(response: object) -> _Turn:
     if isinstance(response, Mapping):
         return _turn_of_dict(cast("Mapping[str, Any]", response))
     raise wrong_object(response, "gemini", _EXPECTED)
+
+
+def _read_sdk_response(response: Any) -> list[StandardToolCall] | None:
+    """`read_response` of an SDK GenerateContentResponse with a candidate (None
+    otherwise)."""
+    candidates = response.candidates
+    if not candidates:
+        return None
+    content = candidates[0].content
+    parts = content.parts if content is not None else None
+    if not parts:
+        return []
+    calls: list[StandardToolCall] = []
+    prefix: str | None = None  # of the synthesized ids (see `_SynthesizedIds`)
+    call: Any
+    for part in parts:
+        call = getattr(part, "function_call", _MISSING)
+        if call is _MISSING or (call is not None and (call.partial_args or call.will_continue)):
+            return None  # not a Part, or a streamed call (`_standard_call` says why)
+        if call is not None:
+            args = call.args
+            arguments: Mapping[str, Any] = {} if args is None else args
+            call_id = call.id
+            if call_id:
+                calls.append(StandardToolCall("function", call_id, call.name or "", arguments))
+                continue
+            if prefix is None:
+                prefix = synthesized_id(response.response_id, 0)[:-1]
+            ordinal = str(len(calls))
+            calls.append(
+                StandardToolCall("function", prefix + ordinal, call.name or "", arguments, True)
+            )
+    return calls
 
 
 def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:

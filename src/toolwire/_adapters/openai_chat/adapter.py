@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError
-from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
 from .results import attachments, place, tool_message
 
@@ -116,6 +116,10 @@ class ChatCompletionsAdapter:
             for index, item in enumerate(tool_calls)
         ]
 
+    def fast_reader(self, kind: type) -> FastReader | None:
+        completion = "ChatCompletion" in mro_names(kind, "openai.types.chat")
+        return _read_sdk_completion if completion else None
+
     # -- history out ---------------------------------------------------------------
 
     def assistant_messages(self, response: object) -> list[ChatCompletionAssistantMessageParam]:
@@ -201,6 +205,28 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
         raise ToolwireError("This ChatCompletion has no choices, so it holds no assistant turn.")
     choice = choices[0]
     return field(choice, "message"), field(response, "id"), field(choice, "finish_reason")
+
+
+def _read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
+    """`read_response` of an SDK ChatCompletion whose turn was not cut (None otherwise)."""
+    choices = response.choices
+    if not choices:
+        return None
+    choice = choices[0]
+    if choice.finish_reason in _CUT_FINISH_REASONS:
+        return None
+    tool_calls = choice.message.tool_calls
+    if not tool_calls:
+        return []
+    calls: list[StandardToolCall] = []
+    item: Any
+    for item in tool_calls:
+        if getattr(item, "type", None) == "function" and (call_id := item.id):
+            function = item.function
+            calls.append(StandardToolCall("function", call_id, function.name, function.arguments))
+        else:
+            calls.append(_read_call(item, len(calls), response.id, False, False))
+    return calls
 
 
 def _shape_of(response: object) -> str:

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
-from .._base import TurnStatus, call_text, check_tool_name, field, synthesized_id
+from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
 from ..openai_chat.adapter import OPENAI_NAME, OPENAI_NAME_RULE
 from .items import CALL_KINDS, ITEM_TYPES, ClientCall, client_call, unhandled_message
@@ -119,6 +119,11 @@ class ResponsesAdapter:
         items, response_id, status = _parts_of(response)
         return _read_items(items, response_id, status in STOPPED_EARLY, other_calls)
 
+    def fast_reader(self, kind: type) -> FastReader | None:
+        return (
+            _read_sdk_response if "Response" in mro_names(kind, "openai.types.responses") else None
+        )
+
     # -- history out ---------------------------------------------------------------
 
     def assistant_messages(self, response: object) -> list[ResponseInputItemParam]:
@@ -204,6 +209,25 @@ def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | Non
 _EXPECTED = "a Responses response (a Response, its output items, or their dict forms)"
 _IS_RESPONSE: dict[type, bool] = {}
 """SDK class -> whether it is a `Response` (or `ParsedResponse`)."""
+
+
+def _read_sdk_response(response: Any) -> list[StandardToolCall] | None:
+    """`read_response` of an SDK Response that stopped normally and holds only complete
+    function calls, messages and reasoning (None otherwise)."""
+    if response.status in STOPPED_EARLY:
+        return None
+    calls: list[StandardToolCall] = []
+    item: Any
+    for item in response.output or ():
+        kind = getattr(item, "type", None)
+        if kind == "function_call":
+            call_id, status = item.call_id, item.status
+            if not call_id or not (status == "completed" or status is None):
+                return None
+            calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
+        elif kind != "message" and kind != "reasoning":
+            return None
+    return calls
 
 
 def _read_items(

@@ -1,0 +1,176 @@
+"""Each API's one-pass reader of its SDK response class reads exactly what the general
+reader reads, or declines (None) so that the general reader runs.
+
+Checked on every recorded non-streamed response (parsed by the SDK's own models) and on
+the shapes the fast readers must decline: cut turns, calls without ids, other kinds of
+client calls.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from anthropic.types import Message
+from google.genai import types as genai
+from openai.types.chat import ChatCompletion
+from openai.types.responses import Response
+
+from tests.shared_data import all_cases, require_shared
+from toolwire._adapters import adapter, read_calls
+from toolwire._api import Api
+from toolwire.core import StandardToolCall
+
+SDK_CLASS: dict[str, tuple[Api, Any]] = {
+    "openai-chat": ("chat.completions", ChatCompletion),
+    "openai-responses": ("responses", Response),
+    "anthropic": ("anthropic", Message),
+    "gemini": ("gemini", genai.GenerateContentResponse),
+}
+
+
+def _general(api: Api, response: object) -> list[StandardToolCall] | str:
+    try:
+        return adapter(api).read_response(response, other_calls="raise")
+    except Exception as error:  # what the general reader raised, by name
+        return type(error).__name__
+
+
+def _fast(api: Api, response: object) -> list[StandardToolCall] | None:
+    reader = adapter(api).fast_reader(type(response))
+    assert reader is not None
+    return reader(response)
+
+
+def test_recorded_responses_read_the_same() -> None:
+    require_shared()
+    compared = declined = 0
+    for case in all_cases():
+        if case["stream"]:
+            continue
+        api, sdk_class = SDK_CLASS[case["api"]]
+        # As each SDK builds responses from the wire: leniently (a newer or older field
+        # never fails), and for Gemini from camelCase JSON.
+        if api == "gemini":
+            response = sdk_class._from_response(response=case["response"], kwargs={})
+        else:
+            response = sdk_class.construct(**case["response"])
+        fast = _fast(api, response)
+        general = _general(api, response)
+        if fast is None:
+            declined += 1
+        else:
+            assert fast == general, case["id"]
+            compared += 1
+        if isinstance(general, list):  # the public entry point picks a reader: same calls
+            assert read_calls(response) == general, case["id"]
+    assert compared > 200  # nearly every recorded response takes the fast path
+    assert declined < 20
+
+
+def _chat(finish_reason: str, *calls: dict[str, Any]) -> ChatCompletion:
+    return ChatCompletion.model_validate(
+        {"id": "c1", "object": "chat.completion", "created": 1, "model": "m",
+         "choices": [{"index": 0, "finish_reason": finish_reason, "message": {
+             "role": "assistant", "content": None, "tool_calls": list(calls)}}]}
+    )  # fmt: skip
+
+
+def _chat_call(call_id: str, arguments: str = "{}") -> dict[str, Any]:
+    return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": arguments}}
+
+
+def _anthropic(stop_reason: str, *blocks: dict[str, Any]) -> Message:
+    return Message.model_validate(
+        {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
+         "stop_reason": stop_reason, "stop_sequence": None,
+         "usage": {"input_tokens": 1, "output_tokens": 1}, "content": list(blocks)}
+    )  # fmt: skip
+
+
+def _responses(status: str, *items: dict[str, Any]) -> Response:
+    return Response.model_validate(
+        {"id": "r1", "object": "response", "created_at": 1, "model": "m", "status": status,
+         "parallel_tool_calls": True, "tool_choice": "auto", "tools": [], "output": list(items)}
+    )  # fmt: skip
+
+
+def _function_call(call_id: str, status: str = "completed") -> dict[str, Any]:
+    return {"type": "function_call", "id": "fc", "call_id": call_id, "name": "f",
+            "arguments": "{}", "status": status}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("api", "response", "declines"),
+    [
+        ("chat.completions", _chat("tool_calls", _chat_call("a"), _chat_call("b")), False),
+        ("chat.completions", _chat("length", _chat_call("a", '{"x": ')), True),
+        ("chat.completions", _chat("tool_calls", _chat_call("")), False),
+        ("responses", _responses("completed", _function_call("a"), _function_call("b")), False),
+        ("responses", _responses("incomplete", _function_call("a", "incomplete")), True),
+        ("responses", _responses("completed", _function_call("")), True),
+        (
+            "responses",
+            _responses(
+                "completed",
+                {
+                    "type": "computer_call",
+                    "id": "cu",
+                    "call_id": "c",
+                    "action": {"type": "screenshot"},
+                    "pending_safety_checks": [],
+                    "status": "completed",
+                },
+            ),  # fmt: skip
+            True,
+        ),
+        (
+            "anthropic",
+            _anthropic(
+                "tool_use",
+                {"type": "text", "text": "hi"},
+                {"type": "tool_use", "id": "t1", "name": "f", "input": {"a": 1}},
+                {"type": "tool_use", "id": "t2", "name": "f", "input": {"INVALID_JSON": '{"a": '}},
+            ),  # fmt: skip
+            False,
+        ),
+        (
+            "anthropic",
+            _anthropic("max_tokens", {"type": "tool_use", "id": "t1", "name": "f", "input": {}}),
+            True,
+        ),  # fmt: skip
+        (
+            "anthropic",
+            _anthropic("tool_use", {"type": "tool_use", "id": "", "name": "f", "input": {}}),
+            True,
+        ),  # fmt: skip
+        (
+            "gemini",
+            genai.GenerateContentResponse(
+                response_id="resp-1.x",
+                candidates=[
+                    genai.Candidate(
+                        content=genai.Content(
+                            role="model",
+                            parts=[
+                                genai.Part(text="calling"),
+                                genai.Part(
+                                    function_call=genai.FunctionCall(name="f", args={"a": 1})
+                                ),
+                                genai.Part(function_call=genai.FunctionCall(name="f", id="given")),
+                                genai.Part(function_call=genai.FunctionCall(name="f")),
+                            ],
+                        )
+                    )
+                ],
+            ),  # fmt: skip
+            False,
+        ),
+        ("gemini", genai.GenerateContentResponse(candidates=[]), True),
+    ],
+)
+def test_edge_cases_read_the_same_or_decline(api: Api, response: object, declines: bool) -> None:
+    fast = _fast(api, response)
+    assert (fast is None) is declines
+    if fast is not None:
+        assert fast == _general(api, response)
