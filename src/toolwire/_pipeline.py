@@ -141,42 +141,48 @@ def prepare_all(
     find = tools.get
     within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
+    # The tool's validator and whether dict input needs a copy, read again only when the
+    # tool changes from one call to the next (batches are mostly calls of one tool).
+    last_name: str | None = None
+    plan: tuple[Any, bool | None] | None = None
     for call in calls:
-        tool = find(call.name)
+        name = call.name
         raw: Any = call.input
+        if name != last_name:
+            plan, last_name = _plan(find(name), type(raw) is dict), name
         try:
-            if (
-                type(raw) is str
-                and len(raw) <= within
-                and raw[:1] == "{"
-                and tool is not None
-                and not call.truncated
-                and call.type == "function" == tool.model_tool_type
-            ):
+            if plan is None or call.truncated or call.type != "function":
+                prepared.append(prepare(find(name), call, limits, tools))
+            elif type(raw) is str and len(raw) <= within and raw[:1] == "{":
                 try:
-                    prepared.append(tool.__pydantic_validator__.validate_json(raw))
+                    prepared.append(plan[0].validate_json(raw))
                 except pydantic.ValidationError as error:
                     prepared.append(_invalid(call, error))
-            elif (
-                type(raw) is dict
-                and tool is not None
-                and not call.truncated
-                and call.type == "function" == tool.model_tool_type
-                and check_dict(raw, limits) is None
-            ):
-                if shares_input(tool):
-                    raw = copy_json(raw)
+            elif type(raw) is dict and check_dict(raw, limits) is None:
+                copy = plan[1]
+                if copy is None:  # the first call of this tool had JSON text
+                    copy = shares_input(find(name))  # pyright: ignore[reportArgumentType]
                 try:
-                    prepared.append(tool.__pydantic_validator__.validate_python(raw, strict=False))
+                    prepared.append(
+                        plan[0].validate_python(copy_json(raw) if copy else raw, strict=False)
+                    )
                 except pydantic.ValidationError as error:
                     prepared.append(_invalid(call, error))
             else:
-                prepared.append(prepare(tool, call, limits, tools))
+                prepared.append(prepare(find(name), call, limits, tools))
         except ToolwireError:
             raise
         except Exception as error:
             prepared.append(Crashed(error))
     return prepared
+
+
+def _plan(tool: type[ToolModel] | None, dict_input: bool) -> tuple[Any, bool | None] | None:
+    """(validator, whether dict input needs a copy: None when not asked) of a function
+    tool; None for anything else (no such tool, a custom tool), which `prepare` handles."""
+    if tool is None or tool.model_tool_type != "function":
+        return None
+    return tool.__pydantic_validator__, shares_input(tool) if dict_input else None
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
