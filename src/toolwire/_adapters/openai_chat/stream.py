@@ -98,7 +98,9 @@ class ChatStreamAccumulator:
         return events
 
     def _feed_choice(self, choice: Any, events: list[StreamEvent]) -> None:
-        state = self._choices.setdefault(choice.index, _Choice())
+        state = self._choices.get(choice.index)
+        if state is None:  # not setdefault: that builds a _Choice on every chunk
+            state = self._choices[choice.index] = _Choice()
         drives_events = choice.index == 0
         delta = choice.delta
         if delta is not None:
@@ -329,7 +331,10 @@ def _reasoning(delta: object) -> object:
         declared = _DECLARED_REASONING[kind] = tuple(
             name for name in _REASONING_NAMES if fields is None or name in fields
         )
-    extra: Any = getattr(delta, "__pydantic_extra__", None) or {}
+    extra: Any = getattr(delta, "__pydantic_extra__", None)
+    if not extra and not declared:
+        return None  # the SDK's own delta, without extras: most chunks
+    extra = extra or {}
     for name in _REASONING_NAMES:
         value = getattr(delta, name, None) if name in declared else extra.get(name)
         if value:
@@ -338,7 +343,10 @@ def _reasoning(delta: object) -> object:
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:
-    extra: Any = getattr(fragment, "model_extra", None) or {}
+    # `__pydantic_extra__`, not the `model_extra` property: one call less per fragment.
+    extra: Any = getattr(fragment, "__pydantic_extra__", None)
+    if not extra:
+        return None
     custom: Any = extra.get("custom")
     return cast("dict[str, Any]", custom) if isinstance(custom, dict) else None
 
