@@ -324,9 +324,8 @@ def _run_batch(
                     type(returned) is tuple
                     and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
                     and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
-                    and call.type == "function"
                 ):
-                    results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1], "function", call.synthesized_id))  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
+                    results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1], call.type, call.synthesized_id))  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
                     if watch is not None:
                         watch.end(started, call, results[-1])
                     continue
