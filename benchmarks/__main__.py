@@ -1,6 +1,6 @@
 """Run every benchmark and print one table: `python -m benchmarks`.
 
-    python -m benchmarks            full run (about half a minute), prints the table
+    python -m benchmarks            full run (about a minute), prints the table
     python -m benchmarks --quick    a few repetitions each: checks they still run (CI)
     python -m benchmarks --write    full run, and save the table to benchmarks/results.md,
                                     which README.md shows (generate_readme.py)
