@@ -138,6 +138,14 @@ def prepare_all(
     (`ToolwireError`) raises at once; any other exception out of validation becomes the
     call's `Crashed` entry, so the rest of the batch keeps its results.
     """
+    if len(calls) == 1:  # the common case: nothing for a per-batch plan to amortize
+        call = calls[0]
+        try:
+            return [prepare(tools.get(call.name), call, limits, tools)]
+        except ToolwireError:
+            raise
+        except Exception as error:
+            return [Crashed(error)]
     find = tools.get
     within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
