@@ -322,6 +322,48 @@ def _chat_stream(body: bytes) -> Callable[[], list[Any]]:
     return lambda: list(client.chat.completions.create(model="m", messages=messages, stream=True))
 
 
+def _responses_wire() -> tuple[bytes, Callable[[Any], str | None]]:
+    """The SSE body of a Responses stream carrying one function call with the argument."""
+    response: dict[str, Any] = {"id": "r1", "object": "response", "created_at": 1, "model": "m",
+                "status": "in_progress", "parallel_tool_calls": True, "tool_choice": "auto",
+                "tools": [], "output": []}  # fmt: skip
+    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "write_file",
+            "arguments": STREAMED_ARGUMENT, "status": "completed"}  # fmt: skip
+    events: list[dict[str, Any]] = [
+        {"type": "response.created", "response": response},
+        {"type": "response.output_item.added", "output_index": 0,
+         "item": {**call, "arguments": "", "status": "in_progress"}},
+        *({"type": "response.function_call_arguments.delta", "output_index": 0,
+           "item_id": "fc_1", "delta": part} for part in _fragments()),
+        {"type": "response.function_call_arguments.done", "output_index": 0,
+         "item_id": "fc_1", "arguments": STREAMED_ARGUMENT},
+        {"type": "response.output_item.done", "output_index": 0, "item": call},
+        {"type": "response.completed",
+         "response": {**response, "status": "completed", "output": [call]}},
+    ]  # fmt: skip
+    body = "".join(
+        f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n"
+        for n, e in enumerate(events)
+    )
+
+    def fragment(item: Any) -> str | None:
+        return item.delta if item.type == "response.function_call_arguments.delta" else None
+
+    return body.encode(), fragment
+
+
+def _responses_stream(body: bytes) -> Callable[[], list[Any]]:
+    """Every event the OpenAI SDK's own Responses stream makes of `body`."""
+    import httpx2
+    from openai import OpenAI
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+    client = OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
+    return lambda: list(client.responses.create(model="m", input="Write the notes.", stream=True))
+
+
 def _anthropic_wire() -> tuple[bytes, Callable[[Any], str | None]]:
     """The SSE body of an Anthropic stream carrying one tool_use with the 100 KiB argument."""
     message: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
@@ -363,6 +405,7 @@ def _anthropic_stream(body: bytes) -> Callable[[], list[Any]]:
 
 STREAMS = {
     "chat.completions": (_chat_wire, _chat_stream, 0.05),
+    "responses": (_responses_wire, _responses_stream, 0.05),
     "anthropic": (_anthropic_wire, _anthropic_stream, 0.15),
 }
 """API -> (its wire body, its SDK's stream over that body, the goal against the SDK)."""

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
-from toolwire._streaming._json_text import split_body
+from toolwire._streaming._json_text import _decode_whole, split_body
 
 
 @pytest.mark.parametrize(
@@ -36,3 +38,11 @@ def test_split_body_refuses_what_is_not_more_of_the_body() -> None:
     """A closing quote, bad escape, control character or lone surrogate returns `None`."""
     texts = ['ab"', "a\\x", "a\\u12g4", "a\nb", "\\ud800x", "\\udc00", "\\ud83d\\n", "\ud800"]
     assert {text: split_body(text) for text in texts} == dict.fromkeys(texts)
+
+
+@given(st.text(alphabet=st.characters(exclude_categories=(), exclude_characters="\\"), max_size=60))
+def test_text_without_escapes_decodes_as_the_decoder_does(text: str) -> None:
+    """The shortcut for plain text agrees with the C decoder on any text without a
+    backslash: quotes, control characters, lone surrogates and all."""
+    decoded = _decode_whole(text)
+    assert split_body(text) == (None if decoded is None else (decoded, ""))

@@ -10,7 +10,7 @@ streamed) is what the preview needs to stay cheap, and what a live file preview 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import cast
+from typing import Any, cast
 
 from ._json_text import (
     BODY,
@@ -52,7 +52,7 @@ _CHECKED_SCALAR_LENGTH = 64
 """A cut number or literal is checked for viability while at most this long."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class StringDelta:
     """Text that one fragment appended to a string value of the arguments.
 
@@ -65,6 +65,14 @@ class StringDelta:
 
     path: tuple[PathKey, ...]
     text: str
+
+    def __init__(
+        self, path: tuple[PathKey, ...], text: str, *, _set: Any = object.__setattr__
+    ) -> None:
+        # The dataclass's own __init__, minus two global lookups per field: one of these
+        # is made per streamed fragment (see `ToolCallArgumentsDelta.__init__`).
+        _set(self, "path", path)
+        _set(self, "text", text)
 
 
 class JsonScanner:
