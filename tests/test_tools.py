@@ -9,7 +9,7 @@ import pytest
 from inline_snapshot import snapshot
 
 from toolwire import aio
-from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, ToolGroup
+from toolwire.core import Api, BaseCustomToolModel, BaseFunctionToolModel, ToolGroup
 from toolwire.exceptions import (
     CustomToolError,
     DuplicateToolNameError,
@@ -309,3 +309,48 @@ def test_seed_style_extra_forbid_still_works() -> None:
         name: str
 
     assert Strict.model_tool_definition("chat.completions")["function"].get("strict") is True
+
+
+def _parameters(definition: Any, api: str) -> dict[str, Any]:
+    if api == "chat.completions":
+        return definition["function"]["parameters"]
+    if api == "responses":
+        return definition["parameters"]
+    if api == "anthropic":
+        return definition["input_schema"]
+    return definition.function_declarations[0].parameters_json_schema
+
+
+class CustomSchemaTool(BaseFunctionToolModel[None, None]):
+    """A tool sent with a custom schema holding an unusual value."""
+
+    model_tool_custom_json_schema = {
+        "type": "object",
+        # deepcopy keeps a function as it is; pickle refuses a lambda.
+        "properties": {"city": {"type": "string", "x-note": lambda: None}},
+    }
+    city: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return self.city, None
+
+
+@pytest.mark.parametrize(
+    ("tool", "api"),
+    [(GetWeather, api) for api in ("chat.completions", "responses", "anthropic", "gemini")]
+    # Gemini's definitions go through JSON, which a function cannot.
+    + [(CustomSchemaTool, api) for api in ("chat.completions", "responses", "anthropic")],
+)
+def test_definitions_are_deep_copies_on_every_call(
+    api: Api, tool: type[BaseFunctionToolModel[None, None]]
+) -> None:
+    """Definitions are cached but handed out fresh: mutating one, however deep, changes
+    neither the next call's nor the tool's (also for a schema pickle cannot copy)."""
+    group = ToolGroup.from_list([tool])
+    first = _parameters(group.tool_definitions(api)[0], api)
+    expected = repr(first)
+    first["properties"]["city"]["type"] = "integer"
+    first["properties"]["extra"] = {"type": "string"}
+    second = _parameters(group.tool_definitions(api)[0], api)
+    assert repr(second) == expected
+    assert second["properties"]["city"] is not first["properties"]["city"]

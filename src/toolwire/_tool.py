@@ -20,6 +20,7 @@ from weakref import WeakKeyDictionary, WeakSet
 import pydantic
 from pydantic_core import core_schema
 
+from ._adapters import adapter
 from ._api import Api, check_api
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._docstrings import describe_fields
@@ -247,8 +248,6 @@ class FunctionToolModel(ToolModel):
         cls, api: Api
     ) -> ChatCompletionFunctionToolParam | FunctionToolParam | ToolParam | Tool:
         """The value to put in the API's `tools` parameter (a fresh object you may mutate)."""
-        from ._adapters import adapter
-
         api = check_api(api)
         return adapter(api).function_definition(_function_spec(cls, api))
 
@@ -288,8 +287,6 @@ class FunctionToolModel(ToolModel):
         """The structured-output format for this model: `response_format` (chat),
         `text={"format": ...}` (responses), `output_config={"format": ...}` (anthropic),
         or `GenerateContentConfig(**...)` fields (gemini)."""
-        from ._adapters import adapter
-
         api = check_api(api)
         return adapter(api).output_format(_function_spec(cls, api, output=True))
 
@@ -381,8 +378,6 @@ class CustomToolModel(ToolModel):
     def model_tool_definition(cls, api: Api) -> ChatCompletionCustomToolParam | CustomToolParam:
         """The value to put in the API's `tools` parameter. OpenAI only: Anthropic and Gemini
         have no custom tools, so asking for them raises `UnsupportedToolError`."""
-        from ._adapters import adapter
-
         api = check_api(api)
         spec = CustomToolSpec(
             name=cls.model_tool_name(),

@@ -122,9 +122,17 @@ def synthesized_id(response_id: str | None, index: int) -> str:
     return f"toolwire_{index}"
 
 
+_ACCEPTED_NAMES: set[tuple[str, str]] = set()
+"""(name, API) pairs already checked: definitions are rendered on every request."""
+
+
 def check_tool_name(name: str, api: Api, pattern: re.Pattern[str], rule: str) -> None:
     """Raise `ToolDefinitionError` if `api` would reject the tool name."""
-    if not pattern.fullmatch(name):
+    if (name, api) in _ACCEPTED_NAMES:
+        return
+    if pattern.fullmatch(name):
+        _ACCEPTED_NAMES.add((name, api))
+    else:
         raise ToolDefinitionError(
             f"The tool name {name!r} is not valid for {api!r}: {rule}. Set "
             "`model_tool_custom_name` (or `model_tool_name_generator`) to a valid name."

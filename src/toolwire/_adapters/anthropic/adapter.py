@@ -11,7 +11,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._call import StandardToolCall
-from ..._json import copy_json
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .. import ANTHROPIC_BLOCK_TYPES
 from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
@@ -151,7 +150,7 @@ def status_of(stop_reason: str | None, has_calls: bool) -> TurnStatus:
 
 
 def _object_schema(spec: FunctionToolSpec) -> dict[str, Any]:
-    schema = copy_json(spec.parameters)
+    schema = spec.fresh_parameters()
     if schema.get("type") != "object":
         raise SchemaError(
             f"The input schema of {spec.name!r} has type {schema.get('type')!r} at its root, but "

@@ -75,7 +75,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from ..._call import StandardToolCall
-from ..._json import copy_json
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import FastReader, TurnStatus, call_text, check_tool_name, synthesized_id
 from .._mismatch import is_sdk_type, wrong_object
@@ -135,7 +134,7 @@ class GeminiAdapter:
         declaration = types.FunctionDeclaration(
             name=spec.name,
             description=spec.description or None,
-            parameters_json_schema=copy_json(spec.parameters),
+            parameters_json_schema=spec.fresh_parameters(),
         )
         return types.Tool(function_declarations=[declaration])
 
@@ -159,7 +158,7 @@ class GeminiAdapter:
         return [types.Tool(function_declarations=declarations)]
 
     def output_format(self, spec: FunctionToolSpec) -> GeminiResponseFormat:
-        schema: dict[str, Any] = copy_json(spec.parameters)
+        schema: dict[str, Any] = spec.fresh_parameters()
         if spec.description and "description" not in schema:
             schema = {"description": spec.description, **schema}
         return {"response_mime_type": "application/json", "response_json_schema": schema}

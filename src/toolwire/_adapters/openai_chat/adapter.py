@@ -9,7 +9,6 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._call import StandardToolCall
-from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
@@ -54,7 +53,7 @@ class ChatCompletionsAdapter:
         function: FunctionDefinition = {
             "name": spec.name,
             "description": spec.description,
-            "parameters": copy_json(spec.parameters),
+            "parameters": spec.fresh_parameters(),
             "strict": spec.strict,
         }
         return {"type": "function", "function": function}
@@ -81,7 +80,7 @@ class ChatCompletionsAdapter:
         json_schema: JSONSchema = {
             "name": spec.name,
             "description": spec.description,
-            "schema": copy_json(spec.parameters),
+            "schema": spec.fresh_parameters(),
             "strict": spec.strict,
         }
         return {"type": "json_schema", "json_schema": json_schema}

@@ -70,7 +70,7 @@ class ResponsesAdapter:
             "type": "function",
             "name": spec.name,
             "description": spec.description,
-            "parameters": copy_json(spec.parameters),
+            "parameters": spec.fresh_parameters(),
             "strict": spec.strict,
         }
 
@@ -102,7 +102,7 @@ class ResponsesAdapter:
             "type": "json_schema",
             "name": spec.name,
             "description": spec.description,
-            "schema": copy_json(spec.parameters),
+            "schema": spec.fresh_parameters(),
             "strict": spec.strict,
         }
 
