@@ -217,3 +217,18 @@ def test_async_tools_and_classes_without_source(pydantic_reads: list[str]) -> No
     assert Fetch.model_fields["url"].description == "The address."
     assert namespace["Made"].model_fields["a"].description is None
     assert pydantic_reads == ["Made"]
+
+
+def test_fields_under_an_if_are_left_to_pydantic(pydantic_reads: list[str]) -> None:
+    """Pydantic's reader also finds docstrings of fields declared under `if`."""
+    wide = True
+
+    class Conditional(Tool):
+        """A tool."""
+
+        if wide:
+            width: int = 80
+            """Columns."""
+
+    assert Conditional.model_fields["width"].description == "Columns."
+    assert pydantic_reads == ["Conditional"]

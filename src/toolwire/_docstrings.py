@@ -28,6 +28,20 @@ __all__ = ["describe_fields"]
 
 _CLASS_MACHINERY = frozenset({"__new__", "__init_subclass__"})
 
+_NESTING = (
+    ast.If,
+    ast.For,
+    ast.AsyncFor,
+    ast.While,
+    ast.Try,
+    ast.TryStar,
+    ast.With,
+    ast.AsyncWith,
+    ast.Match,
+)
+"""Statements whose bodies pydantic's reader also looks into (it skips only functions
+and classes): a class using them is left to pydantic."""
+
 _SPECIAL_FORMS = ("ClassVar", "Annotated", "Final", "InitVar")
 """Annotations whose field (if any) pydantic builds differently: left to pydantic."""
 
@@ -79,6 +93,8 @@ def _attribute_docstrings(name: str, frame: FrameType | None) -> dict[str, str] 
     docs: dict[str, str] = {}
     previous: ast.stmt | None = None
     for statement in body:
+        if isinstance(statement, _NESTING):
+            return None  # fields under an `if`, `try`...: pydantic reads into those
         if (
             isinstance(previous, ast.AnnAssign)
             and isinstance(previous.target, ast.Name)
