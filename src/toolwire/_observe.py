@@ -110,7 +110,8 @@ def _current_tracer() -> Tracer | None:
 
 def observer(hooks: ToolHooks | None) -> Observer | None:
     """The batch's observer, or None when nothing watches (the common case)."""
-    if hooks is None and not LOGGER.isEnabledFor(logging.DEBUG):
+    logs = LOGGER.isEnabledFor(logging.DEBUG)
+    if hooks is None and not logs:
         # The common case inline: OpenTelemetry not imported, or imported with no provider.
         trace = sys.modules.get("opentelemetry.trace")
         if trace is None or (
@@ -119,7 +120,6 @@ def observer(hooks: ToolHooks | None) -> Observer | None:
         ):
             return None
     tracer = _current_tracer()
-    logs = LOGGER.isEnabledFor(logging.DEBUG)
     if hooks is None and tracer is None and not logs:
         return None
     return Observer(hooks, tracer, logs)

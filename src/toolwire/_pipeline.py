@@ -138,26 +138,20 @@ def prepare_all(
     (`ToolwireError`) raises at once; any other exception out of validation becomes the
     call's `Crashed` entry, so the rest of the batch keeps its results.
     """
-    if len(calls) == 1:  # the common case: nothing for a per-batch plan to amortize
-        call = calls[0]
-        try:
-            return [prepare(tools.get(call.name), call, limits, tools)]
-        except ToolwireError:
-            raise
-        except Exception as error:
-            return [Crashed(error)]
     find = tools.get
     within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
     # The tool's validator and whether dict input needs a copy, read again only when the
-    # tool changes from one call to the next (batches are mostly calls of one tool).
+    # tool changes from one call to the next (batches are mostly calls of one tool). A
+    # single call has nothing to amortize a plan over: `prepare` handles it.
+    planned = len(calls) > 1
     last_name: str | None = None
-    plan: tuple[Any, bool | None] | None = None
+    plan: tuple[Any, bool] | None = None
     for call in calls:
         name = call.name
         raw: Any = call.input
-        if name != last_name:
-            plan, last_name = _plan(find(name), type(raw) is dict), name
+        if planned and name != last_name:
+            plan, last_name = _plan(find(name)), name
         try:
             if plan is None or call.truncated or call.type != "function":
                 prepared.append(prepare(find(name), call, limits, tools))
@@ -167,12 +161,9 @@ def prepare_all(
                 except pydantic.ValidationError as error:
                     prepared.append(_invalid(call, error))
             elif type(raw) is dict and check_dict(raw, limits) is None:
-                copy = plan[1]
-                if copy is None:  # the first call of this tool had JSON text
-                    copy = shares_input(find(name))  # pyright: ignore[reportArgumentType]
                 try:
                     prepared.append(
-                        plan[0].validate_python(copy_json(raw) if copy else raw, strict=False)
+                        plan[0].validate_python(copy_json(raw) if plan[1] else raw, strict=False)
                     )
                 except pydantic.ValidationError as error:
                     prepared.append(_invalid(call, error))
@@ -185,12 +176,12 @@ def prepare_all(
     return prepared
 
 
-def _plan(tool: type[ToolModel] | None, dict_input: bool) -> tuple[Any, bool | None] | None:
-    """(validator, whether dict input needs a copy: None when not asked) of a function
-    tool; None for anything else (no such tool, a custom tool), which `prepare` handles."""
+def _plan(tool: type[ToolModel] | None) -> tuple[Any, bool] | None:
+    """(validator, whether dict input needs a copy) of a function tool; None for anything
+    else (no such tool, a custom tool), which `prepare` handles."""
     if tool is None or tool.model_tool_type != "function":
         return None
-    return tool.__pydantic_validator__, shares_input(tool) if dict_input else None
+    return tool.__pydantic_validator__, shares_input(tool)
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
