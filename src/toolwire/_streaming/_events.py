@@ -16,6 +16,7 @@ from typing_extensions import TypeAliasType
 
 from .._adapters._base import TurnStatus
 from .._call import StandardToolCall
+from ._fast_frozen import AssignsPlainly
 
 if TYPE_CHECKING:
     from ._preview import ArgumentsPreview, StringDelta
@@ -59,7 +60,7 @@ class ToolCallStarted:
     """True when the API sent no id and `call_id` was made up by toolwire (Gemini)."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class ToolCallArgumentsDelta:
     """A fragment of a call's arguments (raw JSON text, split anywhere).
 
@@ -77,29 +78,6 @@ class ToolCallArgumentsDelta:
     string_delta: StringDelta | None
     _preview: ArgumentsPreview = field(repr=False, compare=False)
 
-    def __init__(
-        self,
-        index: int,
-        provider_index: int,
-        call_id: str,
-        name: str,
-        fragment: str,
-        string_delta: StringDelta | None,
-        _preview: ArgumentsPreview,
-        *,
-        _set: Any = object.__setattr__,
-    ) -> None:
-        # What the dataclass's generated __init__ does for a frozen class, with
-        # `object.__setattr__` bound once instead of looked up per field: one event is
-        # made per streamed fragment, and this is a tenth of what a fragment costs.
-        _set(self, "index", index)
-        _set(self, "provider_index", provider_index)
-        _set(self, "call_id", call_id)
-        _set(self, "name", name)
-        _set(self, "fragment", fragment)
-        _set(self, "string_delta", string_delta)
-        _set(self, "_preview", _preview)
-
     @property
     def partial_arguments(self) -> dict[str, Any]:
         """The arguments parsed so far, as a dict, computed when read from the stream's
@@ -112,6 +90,33 @@ class ToolCallArgumentsDelta:
         Do not mutate the returned dict.
         """
         return self._preview.partial()
+
+
+class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
+    """Makes a `ToolCallArgumentsDelta` a quarter of the cost of its own `__init__`
+    (one is made per streamed fragment; see `_fast_frozen`)."""
+
+    __slots__ = ()
+
+    def __init__(
+        self,
+        index: int,
+        provider_index: int,
+        call_id: str,
+        name: str,
+        fragment: str,
+        string_delta: StringDelta | None,
+        preview: ArgumentsPreview,
+    ) -> None:
+        this: Any = self  # the checker sees the frozen fields; they are plain here
+        this.index = index
+        this.provider_index = provider_index
+        this.call_id = call_id
+        this.name = name
+        this.fragment = fragment
+        this.string_delta = string_delta
+        this._preview = preview
+        this.__class__ = ToolCallArgumentsDelta
 
 
 @dataclass(frozen=True, slots=True)

@@ -92,10 +92,6 @@ def split_body(text: str) -> tuple[str, str] | None:
     invalid escape, a control character or a lone surrogate): the caller's general path
     then decides. One pass of the C decoder: cheaper than matching `BODY`, then decoding.
     """
-    if '"' not in text and "\\" not in text and text.isprintable():
-        # Plain text (no quote, no escape, no control character or lone surrogate,
-        # which are not printable): it decodes to itself, so no decoder pass.
-        return text, ""
     maybe_cut = text.endswith("\\") or text.find("\\u", len(text) - 5) >= 0
     if not maybe_cut:
         decoded = _decode_whole(text)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, cast
 
+from ._fast_frozen import AssignsPlainly
 from ._json_text import (
     BODY,
     COMPLETE_SCALAR,
@@ -52,7 +53,7 @@ _CHECKED_SCALAR_LENGTH = 64
 """A cut number or literal is checked for viability while at most this long."""
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class StringDelta:
     """Text that one fragment appended to a string value of the arguments.
 
@@ -66,13 +67,18 @@ class StringDelta:
     path: tuple[PathKey, ...]
     text: str
 
-    def __init__(
-        self, path: tuple[PathKey, ...], text: str, *, _set: Any = object.__setattr__
-    ) -> None:
-        # The dataclass's own __init__, minus two global lookups per field: one of these
-        # is made per streamed fragment (see `ToolCallArgumentsDelta.__init__`).
-        _set(self, "path", path)
-        _set(self, "text", text)
+
+class _NewStringDelta(AssignsPlainly, StringDelta):
+    """Makes a `StringDelta` at the cost of a plain object (one per streamed fragment;
+    see `_fast_frozen`)."""
+
+    __slots__ = ()
+
+    def __init__(self, path: tuple[PathKey, ...], text: str) -> None:
+        this: Any = self  # the checker sees the frozen fields; they are plain here
+        this.path = path
+        this.text = text
+        this.__class__ = StringDelta
 
 
 class JsonScanner:
@@ -165,14 +171,28 @@ class JsonScanner:
         start = self._offset
         self._offset = start + len(fragment)
         if self._state == _IN_VALUE and self.tracking:
+            # Fast paths: the fragment only extends the open string value.
+            if (
+                fragment
+                and not self._carry
+                and '"' not in fragment
+                and "\\" not in fragment
+                and fragment.isprintable()
+            ):
+                # Plain text (no quote, no escape, no control character or lone
+                # surrogate, which are not printable) decodes to itself: most fragments
+                # of a file's content.
+                self.changed = self.only_closed_value = False
+                self._value_parts.append(fragment)
+                return _NewStringDelta(self.value_path, fragment)
             split = split_body(self._carry + fragment if self._carry else fragment)
-            if split is not None:  # fast path: the fragment only extends the open value
+            if split is not None:
                 text, self._carry = split
                 self.changed = self.only_closed_value = False
                 if not text:
                     return None
                 self._value_parts.append(text)
-                return StringDelta(self.value_path, text)
+                return _NewStringDelta(self.value_path, text)
         if self._state == _FAILED or not fragment:
             self.changed = False
             return None
@@ -318,7 +338,7 @@ class JsonScanner:
         self.only_closed_value = only_closed_value
         if delta_path is None:
             return None
-        return StringDelta(delta_path, delta_text)
+        return _NewStringDelta(delta_path, delta_text)
 
     def _scalar_may_continue(self) -> bool:
         """Whether the number or literal cut by the fragment's end can still become a

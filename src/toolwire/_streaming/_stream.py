@@ -60,6 +60,9 @@ class ToolCallStream(Generic[R]):
     def __init__(self, api: Api) -> None:
         self.api: Api = check_api(api)
         self._accumulator: StreamAccumulator = adapter(self.api).stream_accumulator()
+        # `feed` runs once per streamed chunk, so the instance holds the accumulator's
+        # own bound method: one call layer less (the method below documents it).
+        self.feed = self._accumulator.feed
 
     def feed(self, item: object) -> list[StreamEvent]:
         """Fold one raw stream item (a chunk or event, exactly as the SDK yields it) and

@@ -13,7 +13,13 @@ from typing import Any, Literal
 
 from .._adapters._base import synthesized_id
 from .._call import StandardToolCall
-from ._events import ToolCallArgumentsDelta, ToolCallCompleted, ToolCallStarted, ToolCallTruncated
+from ._events import (
+    NewArgumentsDelta,
+    ToolCallArgumentsDelta,
+    ToolCallCompleted,
+    ToolCallStarted,
+    ToolCallTruncated,
+)
 from ._preview import ArgumentsPreview
 
 __all__ = ["CallTracker", "OpenCall"]
@@ -48,9 +54,6 @@ class CallTracker:
         self.completed: list[StandardToolCall] = []
         """Every call reported complete or truncated so far, in order."""
 
-    def __contains__(self, key: Hashable) -> bool:
-        return key in self._open
-
     def open_keys(self) -> list[Hashable]:
         """Keys of the calls still open, oldest first."""
         return list(self._open)
@@ -77,12 +80,13 @@ class CallTracker:
         return ToolCallStarted(index, provider_index, final_id, name, synthesized)
 
     def add(self, key: Hashable, fragment: str) -> ToolCallArgumentsDelta | None:
-        """Append an argument fragment; None for an empty one."""
-        if not fragment:
+        """Append an argument fragment; None for an empty one, or when no call is open
+        under `key` (a fragment for a call that ended, or never started)."""
+        call = self._open.get(key)
+        if call is None or not fragment:
             return None
-        call = self._open[key]
         string_delta = call.preview.feed(fragment)
-        return ToolCallArgumentsDelta(
+        return NewArgumentsDelta(
             call.index,
             call.provider_index,
             call.call_id,

@@ -102,12 +102,8 @@ class ResponsesStreamAccumulator:
                 "and start a new one for the next request."
             )
         if kind in _ARGUMENT_DELTAS:
-            key = self._key(event)
-            if key is not None and key in self._tracker:
-                delta = self._tracker.add(key, event.delta)
-                if delta is not None:
-                    return [delta]
-            return []
+            delta = self._tracker.add(self._key(event), event.delta)
+            return [] if delta is None else [delta]
         if kind == "response.output_text.delta":
             return [TextDelta(event.delta)] if event.delta else []
         if kind in _REASONING_DELTAS:
