@@ -138,19 +138,25 @@ def prepare_all(
     (`ToolwireError`) raises at once; any other exception out of validation becomes the
     call's `Crashed` entry, so the rest of the batch keeps its results.
     """
+    if len(calls) == 1:  # most responses: a single call has no plan to amortize
+        call = calls[0]
+        try:
+            return [prepare(tools.get(call.name), call, limits, tools)]
+        except ToolwireError:
+            raise
+        except Exception as error:
+            return [Crashed(error)]
     find = tools.get
     within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
     # The tool's validator and whether dict input needs a copy, read again only when the
-    # tool changes from one call to the next (batches are mostly calls of one tool). A
-    # single call has nothing to amortize a plan over: `prepare` handles it.
-    planned = len(calls) > 1
+    # tool changes from one call to the next (batches are mostly calls of one tool).
     last_name: str | None = None
     plan: tuple[Any, bool] | None = None
     for call in calls:
         name = call.name
         raw: Any = call.input
-        if planned and name != last_name:
+        if name != last_name:
             plan, last_name = _plan(find(name)), name
         try:
             if plan is None or call.truncated or call.type != "function":
