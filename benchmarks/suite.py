@@ -21,7 +21,7 @@ from typing import Any
 import pydantic
 
 from toolwire import aio, core
-from toolwire.core import ToolCallArgumentsDelta, ToolCallStream
+from toolwire.core import TextDelta, ToolCallArgumentsDelta, ToolCallStream
 
 from ._measure import Ratio, paired
 
@@ -402,37 +402,98 @@ def _anthropic_stream(body: bytes) -> Callable[[], Iterable[Any]]:
     return lambda: client.messages.create(model="m", max_tokens=1, messages=messages, stream=True)
 
 
+def _gemini_wire() -> tuple[bytes, Callable[[Any], str | None]]:
+    """The SSE body of a Gemini stream: 100 KiB of answer text in 50-character parts,
+    then a call. The Gemini API sends every call whole (no argument fragments), so its
+    long streams are text."""
+    text_chunks = [
+        {"candidates": [{"content": {"role": "model", "parts": [{"text": part}]}, "index": 0}],
+         "responseId": "r1", "modelVersion": "m"}
+        for part in _fragments()
+    ]  # fmt: skip
+    call = {"functionCall": {"name": "write_file", "args": {"path": "notes.md", "content": "x"}}}
+    last = {"candidates": [{"content": {"role": "model", "parts": [call]}, "index": 0,
+            "finishReason": "STOP"}], "responseId": "r1", "modelVersion": "m",
+            "usageMetadata": {"promptTokenCount": 1, "totalTokenCount": 2}}  # fmt: skip
+    body = "".join(f"data: {json.dumps(c)}\r\n\r\n" for c in [*text_chunks, last])
+
+    def fragment(item: Any) -> str | None:
+        parts = item.candidates[0].content.parts
+        return parts[0].text
+
+    return body.encode(), fragment
+
+
+def _gemini_stream(body: bytes) -> Callable[[], Iterable[Any]]:
+    """Opens the google-genai SDK's own stream over `body` (the wire, in memory)."""
+    import httpx2
+    from google import genai
+    from google.genai import types as genai_types
+
+    def answer(request: httpx2.Request) -> httpx2.Response:
+        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
+
+    client = httpx2.Client(transport=httpx2.MockTransport(answer))
+    options = genai_types.HttpOptions(httpx_client=client)
+    models = genai.Client(api_key="k", vertexai=False, http_options=options).models
+    return lambda: models.generate_content_stream(model="m", contents="Write the notes.")
+
+
+@dataclass(frozen=True)
+class StreamCase:
+    """One API's streaming benchmark."""
+
+    wire: Callable[[], tuple[bytes, Callable[[Any], str | None]]]
+    """Its SSE body, and how the floor reads one item's fragment."""
+    sdk_stream: Callable[[bytes], Callable[[], Iterable[Any]]]
+    sdk_goal: float
+    """What feeding may add to the SDK's own stream (issue 10)."""
+    arguments: bool = True
+    """Whether the fragments are tool-call arguments (read as `partial_arguments` on
+    every event, against one parse) or answer text (read as `TextDelta.text`, against
+    one join)."""
+
+
 STREAMS = {
-    "chat.completions": (_chat_wire, _chat_stream, 0.05),
-    "responses": (_responses_wire, _responses_stream, 0.05),
-    "anthropic": (_anthropic_wire, _anthropic_stream, 0.15),
+    "chat.completions": StreamCase(_chat_wire, _chat_stream, 0.05),
+    "responses": StreamCase(_responses_wire, _responses_stream, 0.05),
+    "anthropic": StreamCase(_anthropic_wire, _anthropic_stream, 0.15),
+    "gemini": StreamCase(_gemini_wire, _gemini_stream, 0.05, arguments=False),
 }
-"""API -> (its wire body, its SDK's stream over that body, the goal against the SDK)."""
+
+
+def _read_stream(api: str, items: Iterable[Any], arguments: bool) -> object:
+    """What a live display reads from `ToolCallStream`: the arguments so far on every
+    argument fragment, or the text of every text delta."""
+    stream: Any = ToolCallStream(api)
+    latest: object = None
+    texts: list[str] = []
+    for item in items:
+        for event in stream.feed(item):
+            if isinstance(event, ToolCallArgumentsDelta):
+                latest = event.partial_arguments
+            elif isinstance(event, TextDelta):
+                texts.append(event.text)
+    return latest if arguments else "".join(texts)
 
 
 def streaming_rows(repeat: int) -> list[Row]:
-    """Per stream, toolwire's `feed` + `partial_arguments` on every event: against
-    collecting the fragments and parsing once, and, read in the same loop as the SDK's
-    own stream, against that stream alone (issue 10: it may add at most 5%, 15% on
+    """Per stream, toolwire's `feed` (reading `partial_arguments` on every event):
+    against collecting the fragments and parsing once, and, read in the same loop as the
+    SDK's own stream, against that stream alone (issue 10: it may add at most 5%, 15% on
     Anthropic, to what the SDK spends making the objects from the wire)."""
     out: list[Row] = []
-    for api, (wire, sdk_stream, sdk_goal) in STREAMS.items():
-        body, fragment = wire()
-        open_stream = sdk_stream(body)
+    for api, case in STREAMS.items():
+        body, fragment = case.wire()
+        open_stream = case.sdk_stream(body)
         items = list(open_stream())  # the objects users feed: the SDK's own
 
-        def collect(items: list[Any] = items, fragment: Any = fragment) -> object:
-            parts = [text for item in items if (text := fragment(item))]
-            return json.loads("".join(parts))
+        def collect(items: list[Any] = items, case: StreamCase = case, fragment: Any = fragment) -> object:  # fmt: skip
+            text = "".join([part for item in items if (part := fragment(item))])
+            return json.loads(text) if case.arguments else text
 
-        def preview(items: Iterable[Any] = items, api: Any = api) -> object:
-            stream: Any = ToolCallStream(api)
-            latest: object = None
-            for item in items:
-                for event in stream.feed(item):
-                    if isinstance(event, ToolCallArgumentsDelta):
-                        latest = event.partial_arguments
-            return latest
+        def preview(items: Iterable[Any] = items, api: str = api, case: StreamCase = case) -> object:  # fmt: skip
+            return _read_stream(api, items, case.arguments)
 
         def sdk_alone(open_stream: Any = open_stream) -> object:
             return deque(open_stream(), maxlen=0)
@@ -441,12 +502,14 @@ def streaming_rows(repeat: int) -> list[Row]:
             return preview(open_stream())
 
         assert preview() == collect() == sdk_with_feed()
-        label = f"stream, {api}: feed + partial_arguments per event, 100 KiB"
+        what = "feed + partial_arguments per event" if case.arguments else "feed per text event"
+        label = f"stream, {api}: {what}, 100 KiB"
+        floor = "collect, parse once" if case.arguments else "collect, join once"
         ratio = paired(collect, preview, repeat=max(3, repeat // 3), budget=0.1)
-        out.append(Row(label, "collect, parse once", ratio, 6.0, unit=1e-3))
+        out.append(Row(label, floor, ratio, 6.0, unit=1e-3))
         ratio = paired(sdk_alone, sdk_with_feed, repeat=max(5, repeat // 2), budget=0.2)
         label = f"stream, {api}: the SDK's stream from bytes, with that feed"
-        out.append(Row(label, "the SDK's stream alone", ratio, 1 + sdk_goal, unit=1e-3))
+        out.append(Row(label, "the SDK's stream alone", ratio, 1 + case.sdk_goal, unit=1e-3))
     return out
 
 

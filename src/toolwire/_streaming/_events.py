@@ -48,6 +48,29 @@ class ReasoningDelta:
     text: str
 
 
+class NewTextDelta(AssignsPlainly, TextDelta):
+    """Makes a `TextDelta` at the cost of a plain object (one is made per streamed text
+    chunk; see `_fast_frozen`)."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        this: Any = self  # the checker sees the frozen field; it is plain here
+        this.text = text
+        this.__class__ = TextDelta
+
+
+class NewReasoningDelta(AssignsPlainly, ReasoningDelta):
+    """Makes a `ReasoningDelta` at the cost of a plain object (see `NewTextDelta`)."""
+
+    __slots__ = ()
+
+    def __init__(self, text: str) -> None:
+        this: Any = self  # the checker sees the frozen field; it is plain here
+        this.text = text
+        this.__class__ = ReasoningDelta
+
+
 @dataclass(frozen=True, slots=True)
 class ToolCallStarted:
     """The model began a tool call. Its arguments follow as `ToolCallArgumentsDelta`s."""

@@ -20,9 +20,9 @@ from typing import TYPE_CHECKING, Any
 from pydantic_core import from_json
 
 from ..._streaming._events import (
-    ReasoningDelta,
+    NewReasoningDelta,
+    NewTextDelta,
     StreamEvent,
-    TextDelta,
     ToolCallCompleted,
     ToolCallTruncated,
     TurnEnded,
@@ -175,10 +175,10 @@ class AnthropicStreamAccumulator:
                 block.json.append(delta.partial_json)
         elif kind == "text_delta":
             block.text.append(delta.text)
-            return [TextDelta(delta.text)] if delta.text else []
+            return [NewTextDelta(delta.text)] if delta.text else []
         elif kind == "thinking_delta":
             block.text.append(delta.thinking)
-            return [ReasoningDelta(delta.thinking)] if delta.thinking else []
+            return [NewReasoningDelta(delta.thinking)] if delta.thinking else []
         elif kind == "signature_delta":
             block.extra["signature"] = delta.signature
         elif kind == "citations_delta":

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..._call import StandardToolCall
 from ..._json import copy_json
-from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
+from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
 from .._mismatch import TAKE, StreamGate, mro_names
@@ -91,22 +91,28 @@ class GeminiStreamAccumulator:
         candidate = _first_candidate(chunk)
         if candidate is not None:
             self._fold_candidate(candidate, events)
-        end = (self._finish_reason, self._block_reason)
-        if end != (None, None) and end != self._reported_end:
-            self._reported_end = end
-            has_candidate = self._first_candidate is not None
-            status = status_of(
-                self._finish_reason, self._has_calls, self._block_reason, has_candidate
-            )
-            stop_reason = self._finish_reason if has_candidate else self._block_reason
-            events.append(TurnEnded(stop_reason, status))
+        if self._finish_reason is not None or self._block_reason is not None:
+            self._report_end(events)
         return events
+
+    def _report_end(self, events: list[StreamEvent]) -> None:
+        """A `TurnEnded` when the finish or block reason is new."""
+        end = (self._finish_reason, self._block_reason)
+        if end == self._reported_end:
+            return
+        self._reported_end = end
+        has_candidate = self._first_candidate is not None
+        status = status_of(self._finish_reason, self._has_calls, self._block_reason, has_candidate)
+        stop_reason = self._finish_reason if has_candidate else self._block_reason
+        events.append(TurnEnded(stop_reason, status))
 
     def _fold_candidate(self, candidate: Candidate, events: list[StreamEvent]) -> None:
         if self._first_candidate is None:
             self._first_candidate = candidate
         else:
-            for name in type(candidate).model_fields:
+            # The fields the chunk sent (the others keep their None default): a text
+            # chunk sets two or three of the candidate's fifteen.
+            for name in candidate.model_fields_set:
                 if name != "content":
                     value = getattr(candidate, name)
                     if value is not None:
@@ -145,7 +151,7 @@ class GeminiStreamAccumulator:
     def _add_text(self, part: Part, text: str, events: list[StreamEvent]) -> None:
         thought = bool(part.thought)
         if text:
-            events.append(ReasoningDelta(text) if thought else TextDelta(text))
+            events.append(NewReasoningDelta(text) if thought else NewTextDelta(text))
         previous = self._entries[-1] if self._entries else None
         if (
             isinstance(previous, _TextRun)

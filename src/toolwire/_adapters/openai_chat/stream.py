@@ -13,9 +13,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 from ..._call import StandardToolCall
 from ..._streaming._events import (
-    ReasoningDelta,
+    NewReasoningDelta,
+    NewTextDelta,
     StreamEvent,
-    TextDelta,
     ToolCallCompleted,
     ToolCallTruncated,
     TurnEnded,
@@ -107,14 +107,14 @@ class ChatStreamAccumulator:
             if delta.content:
                 state.content.append(delta.content)
                 if drives_events:
-                    events.append(TextDelta(delta.content))
+                    events.append(NewTextDelta(delta.content))
             if delta.refusal:
                 state.refusal.append(delta.refusal)
             reasoning = _reasoning(delta)
             if isinstance(reasoning, str) and reasoning:
                 state.reasoning.append(reasoning)
                 if drives_events:
-                    events.append(ReasoningDelta(reasoning))
+                    events.append(NewReasoningDelta(reasoning))
             for fragment in delta.tool_calls or ():
                 self._feed_tool_call(choice.index, state, fragment, events, drives_events)
         if getattr(choice, "logprobs", None) is not None:

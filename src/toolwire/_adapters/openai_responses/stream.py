@@ -34,7 +34,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ..._call import StandardToolCall
-from ..._streaming._events import ReasoningDelta, StreamEvent, TextDelta, TurnEnded
+from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
@@ -105,9 +105,9 @@ class ResponsesStreamAccumulator:
             delta = self._tracker.add(self._key(event), event.delta)
             return [] if delta is None else [delta]
         if kind == "response.output_text.delta":
-            return [TextDelta(event.delta)] if event.delta else []
+            return [NewTextDelta(event.delta)] if event.delta else []
         if kind in _REASONING_DELTAS:
-            return [ReasoningDelta(event.delta)] if event.delta else []
+            return [NewReasoningDelta(event.delta)] if event.delta else []
         if kind == "response.output_item.added":
             return self._added(event.output_index, event.item)
         if kind == "response.output_item.done":
