@@ -163,7 +163,8 @@ class AnthropicStreamAccumulator:
                 f"content_block_delta for index {index} arrived before its "
                 "content_block_start; feed every event of the stream, in order."
             )
-        self._require_open_turn(event)
+        if self._delta is not None:  # `_require_open_turn`, inline: once per delta
+            self._require_open_turn(event)
         block = self._blocks[index]
         delta = event.delta
         kind = delta.type

@@ -98,10 +98,11 @@ class ChatStreamAccumulator:
         return events
 
     def _feed_choice(self, choice: Any, events: list[StreamEvent]) -> None:
-        state = self._choices.get(choice.index)
+        choice_index: int = choice.index
+        state = self._choices.get(choice_index)
         if state is None:  # not setdefault: that builds a _Choice on every chunk
-            state = self._choices[choice.index] = _Choice()
-        drives_events = choice.index == 0
+            state = self._choices[choice_index] = _Choice()
+        drives_events = choice_index == 0
         delta = choice.delta
         if delta is not None:
             if delta.content:
@@ -116,7 +117,7 @@ class ChatStreamAccumulator:
                 if drives_events:
                     events.append(NewReasoningDelta(reasoning))
             for fragment in delta.tool_calls or ():
-                self._feed_tool_call(choice.index, state, fragment, events, drives_events)
+                self._feed_tool_call(choice_index, state, fragment, events, drives_events)
         if getattr(choice, "logprobs", None) is not None:
             state.logprobs = choice.logprobs
         if choice.finish_reason is not None:
@@ -161,8 +162,8 @@ class ChatStreamAccumulator:
                 raise _late_fragment(choice_index, call, state)
             if fragment_id and not call.id:
                 call.id = fragment_id  # some backends send the id late; never glue repeats
-        if function is not None and function.arguments:
-            delta = self._tracker.add(call.key, function.arguments)
+        if function is not None:
+            delta = self._tracker.add(call.key, function.arguments)  # None if empty
             if delta is not None and emit:
                 events.append(delta)
         custom = _custom_part(fragment)

@@ -102,7 +102,9 @@ class ResponsesStreamAccumulator:
                 "and start a new one for the next request."
             )
         if kind in _ARGUMENT_DELTAS:
-            delta = self._tracker.add(self._key(event), event.delta)
+            index = getattr(event, "output_index", None)
+            key = index if index is not None else self._key_of_item(event)
+            delta = self._tracker.add(key, event.delta)
             return [] if delta is None else [delta]
         if kind == "response.output_text.delta":
             return [NewTextDelta(event.delta)] if event.delta else []
@@ -120,11 +122,9 @@ class ResponsesStreamAccumulator:
             self._error = f"{getattr(event, 'code', None) or 'error'}: {event.message}"
         return []
 
-    def _key(self, event: Any) -> int | None:
-        index = getattr(event, "output_index", None)
-        if index is None:
-            return self._index_of_item.get(getattr(event, "item_id", None) or "")
-        return index
+    def _key_of_item(self, event: Any) -> int | None:
+        """The output index of a delta that names its item only by id."""
+        return self._index_of_item.get(getattr(event, "item_id", None) or "")
 
     def _start(self, index: int, item: Any) -> list[StreamEvent]:
         self._started.add(index)
