@@ -285,6 +285,68 @@ class TestDeveloperMistakes:
             group.add_tool(Again)
 
 
+def test_every_class_setting_stays_configuration() -> None:
+    """Each `model_tool_*` setting written without an annotation is class configuration,
+    never a field, also after a rebuild (the bases keep them out of their runtime
+    annotations to make defining a tool cheaper)."""
+
+    class Configured(aio.BaseFunctionToolModel[None, None]):
+        """A tool setting every option."""
+
+        model_tool_strict = True
+        model_tool_custom_name = "configured"
+        model_tool_name_generator = str.upper
+        model_tool_custom_description = "Configured."
+        model_tool_custom_json_schema = {"type": "object", "properties": {}}
+        model_tool_timeout = 2.5
+        model_tool_sequential = True
+        model_tool_requires_approval = True
+        city: str
+
+        async def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return self.city, None
+
+    class Grammar(BaseCustomToolModel[None, None]):
+        """A custom tool with a grammar."""
+
+        model_tool_format = {"type": "text"}
+
+    for cls in (Configured, Grammar):
+        cls.model_rebuild(force=True)
+    assert list(Configured.model_fields) == ["city"]
+    assert list(Grammar.model_fields) == ["input"]
+    assert Configured.__class_vars__ >= {
+        "model_tool_strict",
+        "model_tool_custom_name",
+        "model_tool_name_generator",
+        "model_tool_custom_description",
+        "model_tool_custom_json_schema",
+        "model_tool_timeout",
+        "model_tool_sequential",
+        "model_tool_requires_approval",
+        "model_tool_type",
+    }
+    assert Configured.model_validate({"city": "Oslo"}).model_tool_needs_approval()
+    assert (Configured.model_tool_name(), Configured.model_tool_timeout) == ("configured", 2.5)
+    assert Configured.model_tool_definition("responses") == snapshot(
+        {
+            "type": "function",
+            "name": "configured",
+            "description": "Configured.",
+            "parameters": {"type": "object", "properties": {}, "additionalProperties": False},
+            "strict": True,
+        }
+    )
+    assert Grammar.model_tool_definition("responses") == snapshot(
+        {
+            "type": "custom",
+            "name": "Grammar",
+            "description": "A custom tool with a grammar.",
+            "format": {"type": "text"},
+        }
+    )
+
+
 def test_custom_tools_are_openai_only() -> None:
     """Anthropic and Gemini have no custom tools: definitions fail saying so."""
     for api in ("anthropic", "gemini"):

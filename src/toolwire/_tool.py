@@ -577,11 +577,17 @@ def finish_base(cls: type[pydantic.BaseModel], *, public: bool = False) -> None:
 
     Pydantic evaluates every base's annotations again for each subclass it builds, and
     ours are strings (postponed evaluation): a compile each, most of the cost of
-    defining a tool. They are evaluated here once. The bases have no fields, but
-    pydantic would still tokenize their long bodies to look for docstrings (a fifth of
-    `import toolwire.core`), so the option is switched on only once they exist.
+    defining a tool. Most are `ClassVar`s, which pydantic has recorded in
+    `__class_vars__` by now (subclasses inherit that set, and it is what pydantic checks
+    their class attributes against), so they leave the runtime annotations (type
+    checkers read the source and still see them); the rest are evaluated here once.
+    The bases have no fields, but pydantic would still tokenize their long bodies to
+    look for docstrings (a fifth of `import toolwire.core`), so the option is switched
+    on only once they exist.
     """
     own: dict[str, Any] = cls.__dict__.get("__annotations__", {})
+    for name in cls.__class_vars__ & own.keys():
+        del own[name]
     module = vars(sys.modules[cls.__module__])
     for name, annotation in own.items():
         if isinstance(annotation, str):
