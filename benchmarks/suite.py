@@ -21,7 +21,7 @@ from typing import Any
 import pydantic
 
 from toolwire import aio, core
-from toolwire.core import TextDelta, ToolCallArgumentsDelta, ToolCallStream
+from toolwire.core import Api, TextDelta, ToolCallArgumentsDelta, ToolCallStream
 
 from ._measure import Ratio, paired
 
@@ -454,7 +454,7 @@ class StreamCase:
     one join)."""
 
 
-STREAMS = {
+STREAMS: dict[Api, StreamCase] = {
     "chat.completions": StreamCase(_chat_wire, _chat_stream, 0.05),
     "responses": StreamCase(_responses_wire, _responses_stream, 0.05),
     "anthropic": StreamCase(_anthropic_wire, _anthropic_stream, 0.15),
@@ -462,7 +462,7 @@ STREAMS = {
 }
 
 
-def _read_stream(api: str, items: Iterable[Any], arguments: bool) -> object:
+def _read_stream(api: Api, items: Iterable[Any], arguments: bool) -> object:
     """What a live display reads from `ToolCallStream`: the arguments so far on every
     argument fragment, or the text of every text delta."""
     stream: Any = ToolCallStream(api)
@@ -492,7 +492,7 @@ def streaming_rows(repeat: int) -> list[Row]:
             text = "".join([part for item in items if (part := fragment(item))])
             return json.loads(text) if case.arguments else text
 
-        def preview(items: Iterable[Any] = items, api: str = api, case: StreamCase = case) -> object:  # fmt: skip
+        def preview(items: Iterable[Any] = items, api: Api = api, case: StreamCase = case) -> object:  # fmt: skip
             return _read_stream(api, items, case.arguments)
 
         def sdk_alone(open_stream: Any = open_stream) -> object:
