@@ -143,6 +143,7 @@ def test_git_server_on_a_temporary_repository(tmp_path: Path) -> None:
                 ],
                 None,
                 api="anthropic",
+                max_concurrency=1,  # in order: the last status must see the add before it
             )  # fmt: skip
             return log, results
 
