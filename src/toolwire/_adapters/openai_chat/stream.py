@@ -111,11 +111,12 @@ class ChatStreamAccumulator:
                     events.append(NewTextDelta(delta.content))
             if delta.refusal:
                 state.refusal.append(delta.refusal)
-            reasoning = _reasoning(delta)
-            if isinstance(reasoning, str) and reasoning:
-                state.reasoning.append(reasoning)
-                if drives_events:
-                    events.append(NewReasoningDelta(reasoning))
+            if type(delta) not in _NO_REASONING_FIELD or getattr(delta, "__pydantic_extra__", None):  # fmt: skip
+                reasoning = _reasoning(delta)
+                if isinstance(reasoning, str) and reasoning:
+                    state.reasoning.append(reasoning)
+                    if drives_events:
+                        events.append(NewReasoningDelta(reasoning))
             for fragment in delta.tool_calls or ():
                 self._feed_tool_call(choice_index, state, fragment, events, drives_events)
         if getattr(choice, "logprobs", None) is not None:
@@ -166,6 +167,7 @@ class ChatStreamAccumulator:
             delta = self._tracker.add(call.key, function.arguments)  # None if empty
             if delta is not None and emit:
                 events.append(delta)
+            return  # a fragment is of one kind: a function call's has no custom part
         custom = _custom_part(fragment)
         if custom is not None and isinstance(custom.get("input"), str):
             call.custom_input.append(custom["input"])
@@ -316,6 +318,10 @@ _GATE = StreamGate("chat.completions", _classify)
 _REASONING_NAMES = ("reasoning_content", "reasoning")
 """Where OpenAI-compatible servers (DeepSeek, vLLM, OpenRouter...) put reasoning text."""
 _DECLARED_REASONING: dict[type, tuple[str, ...]] = {}
+_NO_REASONING_FIELD: set[type] = set()
+"""pydantic delta classes that declare none of `_REASONING_NAMES` (the SDK's own): their
+reasoning can only be an extra field, so a delta without extras (most chunks) has none
+and is not looked at further."""
 
 
 def _reasoning(delta: object) -> object:
@@ -332,6 +338,8 @@ def _reasoning(delta: object) -> object:
         declared = _DECLARED_REASONING[kind] = tuple(
             name for name in _REASONING_NAMES if fields is None or name in fields
         )
+        if not declared:
+            _NO_REASONING_FIELD.add(kind)
     extra: Any = getattr(delta, "__pydantic_extra__", None)
     if not extra and not declared:
         return None  # the SDK's own delta, without extras: most chunks
