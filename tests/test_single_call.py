@@ -70,6 +70,9 @@ CALLS = {
     "parts": StandardToolCall("function", "c1", "Act", '{"how": "parts"}'),
     "refused": StandardToolCall("function", "c1", "Act", '{"how": "refuse"}'),
     "invalid": StandardToolCall("function", "c1", "Act", '{"how": 3}'),
+    "no arguments": StandardToolCall("function", "c1", "Act", ""),
+    "array arguments": StandardToolCall("function", "c1", "Act", '["it"]'),
+    "padded object": StandardToolCall("function", "c1", "Act", ' {"how": "it"}'),
     "unknown tool": StandardToolCall("function", "c1", "Fly", "{}"),
     "truncated": StandardToolCall("function", "c1", "Act", '{"how": "i', truncated=True),
     "synthesized id": StandardToolCall("function", "t_1", "Act", '{"how": "it"}', True),
@@ -138,6 +141,20 @@ Invalid arguments for 'Act': 1 error. Fix them and call the tool again.
 - how: Input should be a valid string (got 3)\
 """,
             ),
+            "no arguments": (
+                "ToolCallFailure",
+                "c1",
+                """\
+Invalid arguments for 'Act': 1 error. Fix them and call the tool again.
+- how: Field required\
+""",
+            ),
+            "array arguments": (
+                "ToolCallFailure",
+                "c1",
+                "The arguments for 'Act' must be one JSON object, but they are a JSON array. Call it again with an object such as {\"field\": value}.",
+            ),
+            "padded object": ("ToolCallSuccess", "c1", "did it"),
             "unknown tool": (
                 "ToolCallFailure",
                 "c1",

@@ -172,10 +172,10 @@ class ToolGroup(
         shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
         code before and after each handler runs (see `ToolHooks`).
         """
-        return _run_batch(
-            self, read_calls(calls, api=api, other_calls=other_calls), context, limits,
-            unexpected_errors, hooks,
-        )  # fmt: skip
+        read = read_calls(calls, api=api, other_calls=other_calls)
+        if len(read) == 1 and hooks is None and observer(None) is None:
+            return [_run_single(self, read, context, limits, unexpected_errors)]
+        return _run_batch(self, read, context, limits, unexpected_errors, hooks)
 
     def prepare_tool_calls(
         self,
@@ -295,8 +295,6 @@ def _run_batch(
 ) -> list[Any]:
     watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
     if prepared is None:
-        if watch is None and len(calls) == 1:
-            return [_run_single(group, calls, context, limits, unexpected_errors)]
         prepared = prepare_all(group, calls, limits)
     results: list[ToolCallResult[Any] | None] = []
     item: Any
@@ -360,8 +358,9 @@ def _run_single(
     unexpected_errors: UnexpectedErrors,
 ) -> ToolCallResult[Any]:
     """`_run_batch` for a batch of one call that nothing observes (most responses hold
-    one call): the same result, or the same `ToolBatchError`, without the batch's
-    bookkeeping, which cost a quarter of a one-call dispatch."""
+    one call; `run_tool_calls` decides): the same result, or the same `ToolBatchError`,
+    without the batch's bookkeeping and call layers, which cost a third of a one-call
+    dispatch."""
     call = calls[0]
     try:
         item: Any = prepare(group.get(call.name), call, limits, group)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-__all__ = ["shares_input"]
+__all__ = ["forget_shares", "shares_input"]
 
 _SHARES: dict[type, bool] = {}
 _PASS_THROUGH_VALIDATORS = frozenset({"function-before", "function-wrap", "function-plain"})
@@ -29,6 +29,11 @@ def shares_input(tool: type) -> bool:
         schema: Any = getattr(tool, "__pydantic_core_schema__")  # noqa: B009
         found = _SHARES[tool] = _schema_shares(schema)
     return found
+
+
+def forget_shares(tool: type) -> None:
+    """Decide again for `tool` next time (its schema was rebuilt)."""
+    _SHARES.pop(tool, None)
 
 
 def _schema_shares(schema: object) -> bool:

@@ -135,6 +135,29 @@ class ToolModel(pydantic.BaseModel):
                 f"write `{name} = ...`, not `{name}: <type> = ...`."
             )
 
+    @classmethod
+    def model_rebuild(
+        cls,
+        *,
+        force: bool = False,
+        raise_errors: bool = True,
+        _parent_namespace_depth: int = 2,
+        _types_namespace: Any = None,
+    ) -> bool | None:
+        """pydantic's `model_rebuild`; dispatch then reads the new validator."""
+        from ._pipeline import forget_plan
+
+        # pydantic resolves names in its caller's frame: one frame further up, past this one
+        depth = _parent_namespace_depth + 1 if _parent_namespace_depth > 0 else 0
+        rebuilt = super().model_rebuild(
+            force=force,
+            raise_errors=raise_errors,
+            _parent_namespace_depth=depth,
+            _types_namespace=_types_namespace,
+        )
+        forget_plan(cls)
+        return rebuilt
+
     model_tool_requires_approval: ClassVar[bool] = False
     """Class config: calls of this tool wait for your approval in `run_with_approval`
     (and report `needs_approval` as pending calls). For a decision that depends on the
