@@ -78,7 +78,7 @@ class GeminiStreamAccumulator:
         return list(self._tracker.completed)
 
     def feed(self, item: object) -> list[StreamEvent]:
-        chunk = _as_chunk(item)
+        chunk: Any = item if type(item) in _GATE.actions else _as_chunk(item)
         self._last_chunk = chunk
         if chunk.response_id and not self._ids_fixed:
             self._response_id = self._tracker.response_id = chunk.response_id
@@ -88,7 +88,11 @@ class GeminiStreamAccumulator:
         if feedback is not None and feedback.block_reason is not None:
             self._block_reason = _text(feedback.block_reason)
         events: list[StreamEvent] = []
-        candidate = _first_candidate(chunk)
+        candidates = chunk.candidates
+        if candidates and len(candidates) == 1 and not candidates[0].index:
+            candidate = candidates[0]  # most chunks: `_first_candidate` without the call
+        else:
+            candidate = _first_candidate(chunk)
         if candidate is not None:
             self._fold_candidate(candidate, events)
         if self._finish_reason is not None or self._block_reason is not None:
@@ -112,7 +116,7 @@ class GeminiStreamAccumulator:
         else:
             # The fields the chunk sent (the others keep their None default): a text
             # chunk sets two or three of the candidate's fifteen.
-            for name in candidate.model_fields_set:
+            for name in candidate.__pydantic_fields_set__:  # `model_fields_set`, one call less
                 if name != "content":
                     value = getattr(candidate, name)
                     if value is not None:
@@ -128,7 +132,9 @@ class GeminiStreamAccumulator:
             call = part.function_call
             if call is not None:
                 self._add_call(part, call, events)
-            elif part.text is not None and _is_plain_text(part):
+            elif part.text is not None and (
+                part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS or _is_plain_text(part)
+            ):
                 self._add_text(part, part.text, events)
             else:
                 self._entries.append(part)
@@ -248,7 +254,7 @@ def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:
 
 def _is_plain_text(part: Part) -> bool:
     """A text part with nothing but text, `thought` and `thought_signature`."""
-    if part.model_fields_set <= _PLAIN_TEXT_FIELDS:
+    if part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS:  # checked inline first on the hot path
         return True
     return all(getattr(part, name) is None for name in part.model_fields_set - _PLAIN_TEXT_FIELDS)
 
