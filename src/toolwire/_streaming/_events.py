@@ -112,7 +112,12 @@ class ToolCallArgumentsDelta:
         bound documented on `ArgumentsPreview.partial`; the final arguments are exact.
         Do not mutate the returned dict.
         """
-        return self._preview.partial()
+        preview = self._preview
+        # `preview.partial()`'s first case inline (read on every event by live displays):
+        # while the cached preview is fresh enough, it is the answer.
+        if preview._size <= preview._fresh_until:
+            return preview._preview
+        return preview.partial()
 
 
 class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
