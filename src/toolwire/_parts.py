@@ -13,7 +13,6 @@ Each media part has exactly one source: `data` (bytes, with `media_type`), `url`
 
 from __future__ import annotations
 
-import mimetypes
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +48,8 @@ def media_type_of(part: ImagePart | FilePart) -> str | None:
     """The part's media type, or the one its URL's extension says (`.mp3`, `.pdf`...)."""
     if part.media_type is not None or part.url is None:
         return part.media_type
+    import mimetypes  # here, not at import: a plain dispatch guesses no media type
+
     guessed, _ = mimetypes.guess_type(part.url.split("?", 1)[0])
     return guessed
 
@@ -235,6 +236,8 @@ def guess_media_type(data: bytes, filename: str | Path | None = None) -> str | N
     if head[:2] in (b"\xff\xfb", b"\xff\xf3", b"\xff\xf2"):
         return "audio/mpeg"
     if filename is not None:
+        import mimetypes  # see `media_type_of`
+
         guessed, _ = mimetypes.guess_type(str(filename))
         if guessed is not None:
             return guessed
