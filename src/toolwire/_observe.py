@@ -12,7 +12,6 @@ Spans follow the OpenTelemetry GenAI semantic conventions for `execute_tool`.
 from __future__ import annotations
 
 import inspect
-import logging
 import os
 import sys
 import time
@@ -24,11 +23,27 @@ from ._call import StandardToolCall
 from ._result import ToolCallFailure, ToolCallResult
 
 if TYPE_CHECKING:
+    from logging import Logger
+
     from opentelemetry.trace import Span, Tracer
 
 __all__ = ["Observer", "ToolCallEnd", "ToolHooks", "observer"]
 
-LOGGER = logging.getLogger("toolwire")
+_DEBUG = 10  # logging.DEBUG
+_logger: Logger | None = None
+"""The `toolwire` logger, got once `logging` is loaded."""
+
+
+def _toolwire_logger() -> Logger | None:
+    """The `toolwire` logger, or None while `logging` is not loaded: then nobody can have
+    configured it, so it takes no DEBUG records. `logging` is 2 ms of importing
+    `toolwire.core`; a plain dispatch does not need it (an application that logs has
+    loaded it anyway)."""
+    global _logger
+    logging = sys.modules.get("logging")
+    if logging is not None:
+        _logger = logging.getLogger("toolwire")
+    return _logger
 
 
 @dataclass(slots=True)
@@ -110,7 +125,8 @@ def _current_tracer() -> Tracer | None:
 
 def observer(hooks: ToolHooks | None) -> Observer | None:
     """The batch's observer, or None when nothing watches (the common case)."""
-    logs = LOGGER.isEnabledFor(logging.DEBUG)
+    logger = _logger or _toolwire_logger()
+    logs = logger is not None and logger.isEnabledFor(_DEBUG)
     if hooks is None and not logs:
         # The common case inline: OpenTelemetry not imported, or imported with no provider.
         trace = sys.modules.get("opentelemetry.trace")
@@ -208,8 +224,8 @@ class Observer:
         outcome = _outcome(result, error)
         if span is not None:
             _end_span(span, result, error, outcome)
-        if self._logs:
-            LOGGER.debug(
+        if self._logs and _logger is not None:
+            _logger.debug(
                 "execute_tool %s (call %s): %s in %.1f ms",
                 call.name,
                 call.id,
