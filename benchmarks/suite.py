@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -524,13 +525,20 @@ IMPORT_SUBJECT = (
 
 
 def import_row(repeat: int) -> Row:
-    """Fresh interpreters, alternating, so both sides see the same disk cache."""
+    """Fresh interpreters, alternating, so both sides see the same disk cache.
+
+    Both import compiled bytecode, as an installed package does (pip compiles it): with
+    PYTHONDONTWRITEBYTECODE set, an edited checkout would otherwise compile every
+    changed module again on every run and measure the compiler."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
     def once(code: str) -> float:
-        done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+        done = subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, env=environment
+        )
         return float(done.stdout)
 
-    once(IMPORT_SUBJECT)
+    once(IMPORT_SUBJECT)  # writes the bytecode of whatever changed since the last run
     floors: list[float] = []
     subjects: list[float] = []
     for index in range(repeat):
