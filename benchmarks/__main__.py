@@ -5,7 +5,7 @@
     python -m benchmarks --write    full run, and save the table to benchmarks/results.md,
                                     which README.md shows (generate_readme.py)
 
-The single-topic scripts (bench_preview.py, bench_tracing.py)
+The single-topic scripts (bench_preview.py, bench_tracing.py, bench_event_floor.py)
 stay for their own questions; this suite is the one the README quotes.
 """
 
