@@ -132,8 +132,10 @@ class GeminiStreamAccumulator:
             call = part.function_call
             if call is not None:
                 self._add_call(part, call, events)
+            # Plain text: it set only text fields (`model_fields_set`, read without the
+            # property), or set the others to None.
             elif part.text is not None and (
-                part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS or _is_plain_text(part)
+                part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS or _others_unset(part)
             ):
                 self._add_text(part, part.text, events)
             else:
@@ -252,10 +254,9 @@ def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:
     return None
 
 
-def _is_plain_text(part: Part) -> bool:
-    """A text part with nothing but text, `thought` and `thought_signature`."""
-    if part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS:  # checked inline first on the hot path
-        return True
+def _others_unset(part: Part) -> bool:
+    """Whether the fields a part set besides text, `thought` and `thought_signature` are
+    all None: a plain text part sent with explicit nulls."""
     return all(getattr(part, name) is None for name in part.model_fields_set - _PLAIN_TEXT_FIELDS)
 
 
