@@ -296,7 +296,7 @@ def test_the_last_tool_use_of_a_cut_turn_is_truncated(stop_reason: str) -> None:
                     {
                         "type": "tool_result",
                         "tool_use_id": "toolu_2",
-                        "content": "The call to 'get_weather' was cut off by the output length limit before its arguments were complete, so it was not run. Call it again with shorter arguments (for example, split the work into several smaller calls).",
+                        "content": "The call to 'get_weather' was cut off before its arguments were complete (the response stopped early, at the output length limit or a content filter), so it was not run. If its arguments were long, call it again with shorter ones (for example, split the work into several smaller calls).",
                         "is_error": True,
                     },
                 ],

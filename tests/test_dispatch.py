@@ -233,7 +233,7 @@ class TestTruncation:
         assert [r.fail_reason for r in results] == [None, "truncated"]
         assert log == ["ping"]
         assert results[1].result_content == snapshot(
-            "The call to 'get_weather' was cut off by the output length limit before its arguments were complete, so it was not run. Call it again with shorter arguments (for example, split the work into several smaller calls)."
+            "The call to 'get_weather' was cut off before its arguments were complete (the response stopped early, at the output length limit or a content filter), so it was not run. If its arguments were long, call it again with shorter ones (for example, split the work into several smaller calls)."
         )
 
 

@@ -163,7 +163,7 @@ Invalid arguments for 'Act': 1 error. Fix them and call the tool again.
             "truncated": (
                 "ToolCallFailure",
                 "c1",
-                "The call to 'Act' was cut off by the output length limit before its arguments were complete, so it was not run. Call it again with shorter arguments (for example, split the work into several smaller calls).",
+                "The call to 'Act' was cut off before its arguments were complete (the response stopped early, at the output length limit or a content filter), so it was not run. If its arguments were long, call it again with shorter ones (for example, split the work into several smaller calls).",
             ),
             "synthesized id": ("ToolCallSuccess", "t_1", "did it"),
             "custom": ("ToolCallSuccess", "c1", "HEY"),

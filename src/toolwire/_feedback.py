@@ -55,9 +55,10 @@ def unknown_tool(name: str, available: Iterable[str]) -> str:
 
 def truncated(name: str) -> str:
     return (
-        f"The call to {shown(name)} was cut off by the output length limit before its "
-        "arguments were complete, so it was not run. Call it again with shorter arguments "
-        "(for example, split the work into several smaller calls)."
+        f"The call to {shown(name)} was cut off before its arguments were complete (the "
+        "response stopped early, at the output length limit or a content filter), so it was "
+        "not run. If its arguments were long, call it again with shorter ones (for example, "
+        "split the work into several smaller calls)."
     )
 
 
