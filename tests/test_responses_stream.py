@@ -371,3 +371,51 @@ def test_a_renumbered_final_output_reports_each_call_once() -> None:
     ]
     results = GROUP.run_tool_calls(stream.final_response(), None)
     assert [r.call_id for r in results] == ["call_1"]
+
+
+def _streamed_without_item_done(call: dict[str, Any], terminal: dict[str, Any]) -> str:
+    """A call announced and streamed, then the terminal event, with no output_item.done
+    in between (some backends skip it)."""
+    added = {**call, "arguments": "", "status": "in_progress"}
+    return sse_text(
+        [
+            {"type": "response.output_item.added", "output_index": 0, "item": added},
+            {"type": "response.function_call_arguments.delta", "output_index": 0,
+             "item_id": call["id"], "delta": call["arguments"][:7]},
+            {"type": "response.function_call_arguments.done", "output_index": 0,
+             "item_id": call["id"], "arguments": call["arguments"]},
+            terminal,
+        ]
+    )  # fmt: skip
+
+
+def test_terminal_copy_settles_a_call_without_item_done() -> None:
+    """The terminal response's copy of the call settles it: complete, with its final
+    arguments, exactly as dispatching the final response runs it."""
+    call = function_call()
+    text = _streamed_without_item_done(
+        call, {"type": "response.completed", "response": response_json(call)}
+    )
+    stream = ToolCallStream("responses")
+    assert _summary(_feed(stream, text)) == [
+        ("started", 0, 0, "call_1", "get_weather"),
+        ("completed", 0, "call_1", '{"city": "Paris"}'),
+        ("ended", "completed", "tool_calls"),
+    ]
+    final = stream.final_response()
+    assert stream.completed_calls == read_calls(final)
+    assert [r.result_content for r in GROUP.run_tool_calls(final, None)] == ["Sunny in Paris."]
+
+
+def test_terminal_copy_of_an_incomplete_call_truncates_it() -> None:
+    """The same rule when the terminal copy says the call was cut."""
+    call = function_call(arguments='{"city": "Pa', status="incomplete")
+    body = response_json(call, status="incomplete", reason="max_output_tokens")
+    text = _streamed_without_item_done(call, {"type": "response.incomplete", "response": body})
+    stream = ToolCallStream("responses")
+    assert _summary(_feed(stream, text)) == [
+        ("started", 0, 0, "call_1", "get_weather"),
+        ("truncated", 0, "call_1", '{"city": "Pa'),
+        ("ended", "incomplete", "truncated"),
+    ]
+    assert stream.completed_calls == read_calls(stream.final_response())

@@ -16,8 +16,9 @@ What each event becomes:
 - `response.output_text.delta`: `TextDelta`; reasoning summary and reasoning text
   deltas: `ReasoningDelta`.
 - `response.completed` / `.incomplete` / `.failed`: `TurnEnded(stop_reason=<the
-  response's status>, status=<turn_status>)`, after a `ToolCallTruncated` for any call
-  that never got its `output_item.done`, and a start and an end for any call only the
+  response's status>, status=<turn_status>)`, after the end of any call that never got
+  its `output_item.done` (settled by the terminal response's copy of the item, or
+  `ToolCallTruncated` when it holds none), and a start and an end for any call only the
   terminal event carried. So every call of the final response is reported once, the
   way `run_tool_calls` will treat it.
 
@@ -31,7 +32,7 @@ terminal event was cut, and `final_response()` says so.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ..._call import StandardToolCall
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
@@ -81,6 +82,8 @@ class ResponsesStreamAccumulator:
         """Item ids and call ids of the calls started: the terminal event's output is
         matched on them, since its positions need not match the events' output_index
         (a proxy that drops an item renumbers the output)."""
+        self._ids_of: dict[int, tuple[str, ...]] = {}
+        """The item id and call id of each call started, by output index."""
         self._finished: set[int] = set()
         self._pending: dict[int, Any] = {}
         """Calls whose output_item.done did not settle them, by output index."""
@@ -128,7 +131,8 @@ class ResponsesStreamAccumulator:
 
     def _start(self, index: int, item: Any) -> list[StreamEvent]:
         self._started.add(index)
-        self._started_ids.update(i for i in (item.id, item.call_id) if i)
+        ids = self._ids_of[index] = tuple(i for i in (item.id, item.call_id) if i)
+        self._started_ids.update(ids)
         call_kind = CALL_KINDS[item.type]
         if item.id:
             self._index_of_item[item.id] = index
@@ -189,10 +193,20 @@ class ResponsesStreamAccumulator:
         for key, pending in self._pending.items():
             events.append(self._finish(key, pending, truncated=stopped_early))
         self._pending.clear()
-        for key in self._tracker.open_keys():
-            events.append(self._tracker.finish(key, truncated=True))
         final = self._final = self._with_done_items(response)
         last = len(final.output) - 1
+        for open_key in self._tracker.open_keys():
+            key = cast("int", open_key)  # this accumulator opens calls by output index
+            # No output_item.done came for this call: the terminal response's copy of the
+            # item settles it, as `run_tool_calls(final_response())` will (some backends
+            # skip output_item.done). A call the response does not hold was cut off.
+            found = self._terminal_copy(key, final.output)
+            if found is None:
+                events.append(self._tracker.finish(key, truncated=True))
+            else:
+                position, item = found
+                cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
+                events.append(self._finish(key, item, truncated=cut))
         for position, item in enumerate(final.output):
             if item.type in CALL_KINDS and not self._was_started(position, item):
                 # Only the terminal event carried this call: report it all at once.
@@ -201,6 +215,20 @@ class ResponsesStreamAccumulator:
                 events.append(self._finish(position, item, truncated=cut))
         events.append(TurnEnded(final.status, ADAPTER.turn_status(final)))
         return events
+
+    def _terminal_copy(self, key: int, output: list[Any]) -> tuple[int, Any] | None:
+        """The terminal response's item (and its position) for the call started at output
+        index `key`: matched on its ids, or on its position when the call had none."""
+        ids = self._ids_of.get(key, ())
+        for position, item in enumerate(output):
+            if item.type not in CALL_KINDS:
+                continue
+            if ids:
+                if item.id in ids or item.call_id in ids:
+                    return position, item
+            elif position == key and not (item.id or item.call_id):
+                return position, item
+        return None
 
     def _was_started(self, position: int, item: Any) -> bool:
         ids = [i for i in (item.id, item.call_id) if i]
