@@ -249,21 +249,36 @@ class TestTraps:
             "tool_choice": {"type": "any"}
         }
 
-    def test_gemini_forced_mode_with_a_parameterless_tool_is_refused(self) -> None:
+    def test_gemini_forces_a_parameterless_tool(self) -> None:
+        """Not a trap: the 400 of python-genai#981 is for a declaration with no parameters
+        at all, and toolwire declares an (empty) object schema for such a tool."""
         group = ToolGroup.from_list([get_weather, roll_die])
-        for choice in ("required", roll_die):
-            with pytest.raises(ToolChoiceError) as error:
-                group.tool_choice("gemini", choice)
-        assert str(error.value) == snapshot(
-            "Gemini rejects mode ANY (a forced call) when a forced tool takes no parameters (HTTP 400 INVALID_ARGUMENT): roll_die. Give it a parameter, force another tool, or use 'auto'."
-        )
-        forced = group.tool_choice("gemini", get_weather)["tool_config"]
+        forced = group.tool_choice("gemini", roll_die)["tool_config"]
         assert forced.function_calling_config == types.FunctionCallingConfig(
-            mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=["get_weather"]
+            mode=types.FunctionCallingConfigMode.ANY, allowed_function_names=["roll_die"]
         )
-        assert group.tool_choice("anthropic", roll_die) == {
-            "tool_choice": {"type": "tool", "name": "roll_die"}
-        }
+        required = group.tool_choice("gemini", "required")["tool_config"]
+        assert required.function_calling_config == types.FunctionCallingConfig(
+            mode=types.FunctionCallingConfigMode.ANY
+        )
+        tool: types.Tool = group.tool_definitions("gemini")[0]
+        declarations = tool.function_declarations or []
+        assert declarations[1].parameters_json_schema == {"properties": {}, "type": "object"}
+
+    def test_gemini_accepted_a_forced_call_with_a_parameterless_tool(self) -> None:
+        """Recorded: mode ANY with a parameterless tool declared as an empty object got that
+        tool's call back, and the follow-up with its result was accepted."""
+        require_shared()
+        name = "models__test_google__test_google_tool_config_any_with_tool_without_args__i0"
+        recorded = json.loads((CASES / f"{name}.json").read_text())
+        request = recorded["request"]
+        assert request["toolConfig"]["functionCallingConfig"]["mode"] == "ANY"
+        declarations = [d for t in request["tools"] for d in t["functionDeclarations"]]
+        assert {"name": "bar", "description": "", "parameters": {"properties": {}, "type": "OBJECT"}} in declarations  # fmt: skip
+        response = json.loads(recorded["response"]) if isinstance(recorded["response"], str) else recorded["response"]  # fmt: skip
+        parts = response["candidates"][0]["content"]["parts"]
+        assert [p["functionCall"]["name"] for p in parts if "functionCall" in p] == ["bar"]
+        assert recorded["followup_status"] == 200
 
     def test_gemini_has_no_parallel_switch(self) -> None:
         with pytest.raises(ToolChoiceError, match="Gemini has no switch for parallel calls"):

@@ -210,23 +210,12 @@ def _gemini_config(
                 mode=types.FunctionCallingConfigMode.NONE
             )
         )
-    forced = [named] if named is not None else list(tools)
-    empty = [name for name in forced if _takes_no_arguments(tools[name])]
-    if empty:
-        raise ToolChoiceError(
-            f"Gemini rejects mode ANY (a forced call) when a forced tool takes no "
-            f"parameters (HTTP 400 INVALID_ARGUMENT): {', '.join(empty)}. Give "
-            f"{'it' if len(empty) == 1 else 'each'} a parameter, force another tool, or "
-            "use 'auto'."
-        )
+    # Mode ANY with a tool that takes no arguments is fine: the 400 users hit
+    # (python-genai#981) is for a declaration without any parameters, and toolwire always
+    # declares an object schema. Recorded: mode ANY with a parameterless tool declared as
+    # an empty object got its call back, and the follow-up was accepted.
     config = types.FunctionCallingConfig(
         mode=types.FunctionCallingConfigMode.ANY,
         allowed_function_names=[named] if named is not None else None,
     )
     return types.ToolConfig(function_calling_config=config)
-
-
-def _takes_no_arguments(tool: type[FunctionToolModel] | type[CustomToolModel]) -> bool:
-    if not issubclass(tool, FunctionToolModel):
-        return False
-    return not tool.model_tool_json_schema().get("properties")

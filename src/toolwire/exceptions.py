@@ -110,8 +110,8 @@ class UnknownApiError(ToolwireError, ValueError):
 
 class ToolChoiceError(ToolwireError, ValueError):
     """A tool choice the API would reject: a tool not in the group, a forced choice with
-    Anthropic's extended thinking, Gemini's forced mode with a parameterless tool, or
-    parallel calls turned off on Gemini (which has no such switch)."""
+    Anthropic's extended thinking, or parallel calls turned off on Gemini (which has no
+    such switch)."""
 
 
 class PendingCallError(ToolwireError, ValueError):
