@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
 from inline_snapshot import snapshot
+from openai.types.responses import Response
 
 from tests.helpers import chat_completion
+from tests.shared_data import all_cases
 from toolwire.core import (
     BaseFunctionToolModel,
     StandardToolCall,
@@ -12,6 +17,7 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
+from toolwire.exceptions import ToolwireError
 from toolwire.testing import check_history
 
 
@@ -62,3 +68,65 @@ def test_problems_are_plain_words_with_positions() -> None:
             "messages[3] (tool) answers tool call 'call_x', which messages[1] (assistant) did not make (its calls: 'call_a', 'call_b'); use the id of one of its calls",
         ]
     )
+
+
+def _chained_cases() -> list[Any]:
+    """Recorded Responses follow-ups sent with previous_response_id (the API took them)."""
+    return [
+        pytest.param(case, id=case["id"])
+        for case in all_cases()
+        if case["api"] == "openai-responses"
+        and not case["stream"]
+        and _previous_id(case)
+        and case["followup_status"] == 200
+    ]
+
+
+def _previous_id(case: dict[str, Any]) -> object:
+    follow_up: dict[str, Any] = case.get("followup_request") or {}
+    return follow_up.get("previous_response_id")
+
+
+@pytest.mark.parametrize("case", _chained_cases())
+def test_results_chained_with_previous_response_id_check_against_that_response(
+    case: dict[str, Any],
+) -> None:
+    """The follow-up sends only the results; the previous response holds their calls."""
+    previous = Response.construct(**case["response"])  # as the SDK builds it: leniently
+    follow_up = case["followup_request"]["input"]
+    assert check_history(follow_up, "responses", previous_response=previous) == []
+    assert check_history(follow_up, "responses", previous_response=case["response"]) == []
+    alone = check_history(follow_up, "responses")
+    assert alone and all("pass that response as previous_response=" in p.message for p in alone)
+
+
+def test_a_call_of_the_previous_response_left_unanswered() -> None:
+    previous = Response.model_validate(
+        {"id": "resp_1", "object": "response", "created_at": 0, "model": "m",
+         "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto",
+         "tools": [], "output": [
+             {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "a",
+              "arguments": "{}", "status": "completed"},
+             {"type": "function_call", "id": "fc_2", "call_id": "call_2", "name": "b",
+              "arguments": "{}", "status": "completed"},
+         ]}
+    )  # fmt: skip
+    results = [{"type": "function_call_output", "call_id": "call_1", "output": "ok"}]
+    assert [
+        (p.index, p.message)
+        for p in check_history(results, "responses", previous_response=previous)
+    ] == snapshot(
+        [
+            (
+                -1,
+                "the previous response's output[1] (function_call 'call_2', b) has no function_call_output with call_id 'call_2' after it; append one function_call_output item per call, carrying its call_id",
+            )
+        ]
+    )
+
+
+def test_previous_response_is_for_responses_only() -> None:
+    with pytest.raises(ToolwireError, match="previous_response is for Responses"):
+        check_history([], "anthropic", previous_response={"object": "response", "output": []})
+    with pytest.raises(ToolwireError, match="previous_response must be the Response"):
+        check_history([], "responses", previous_response={"output": []})

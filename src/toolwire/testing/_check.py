@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from .._api import Api, check_api
+from ..exceptions import ToolwireError
 from ._rules import HistoryProblem, sorted_problems
 from ._rules_anthropic import anthropic_history_problems
 from ._rules_chat import chat_history_problems
@@ -17,7 +18,11 @@ __all__ = ["check_history"]
 
 
 def check_history(
-    history: Sequence[object], api: Api, *, model: str | None = None
+    history: Sequence[object],
+    api: Api,
+    *,
+    model: str | None = None,
+    previous_response: object | None = None,
 ) -> list[HistoryProblem]:
     """Problems the API would reject `history` for, in plain words; [] when it is fine.
 
@@ -31,18 +36,52 @@ def check_history(
     where they are (no media in Chat tool messages, no audio in OpenAI tool outputs...);
     `model` adds the rules that depend on it (Gemini models before 3 take no media in
     function responses; Chat audio needs an audio model).
+
+    Responses chained with `previous_response_id`: pass that response as
+    `previous_response` (the `Response` or its dict form). Its calls then count as
+    coming before `history`, so results sent alone are checked against them; problems
+    about its own items have index -1.
     """
     wire = [_wire(entry) for entry in history]
     api = check_api(api)
+    if previous_response is not None and api != "responses":
+        raise ToolwireError(
+            f"previous_response is for Responses chained with previous_response_id; "
+            f"{api} has no stored responses. Pass the whole history instead."
+        )
     if api == "chat.completions":
         problems = chat_history_problems(wire)
     elif api == "responses":
-        problems = responses_history_problems(wire)
+        problems = responses_history_problems(
+            wire,
+            _output_items(previous_response),
+            unanswerable_hint="" if previous_response is not None else _CHAINED_HINT,
+        )
     elif api == "anthropic":
         problems = anthropic_history_problems(wire)
     else:
         problems = gemini_history_problems(wire)
     return sorted_problems([*problems, *media_problems(wire, api, model=model)])
+
+
+_CHAINED_HINT = (
+    " (chained with previous_response_id? pass that response as previous_response= so "
+    "its calls count)"
+)
+
+
+def _output_items(response: object | None) -> list[Mapping[str, Any]]:
+    """The output items of a Responses response (SDK object or dict), as wire JSON."""
+    if response is None:
+        return []
+    data = _wire(response)
+    output: Any = data.get("output")
+    if data.get("object") != "response" or not isinstance(output, list):
+        raise ToolwireError(
+            f"previous_response must be the Response that previous_response_id names (or "
+            f"its dict form), with its output; got a {type(response).__name__}."
+        )
+    return [_wire(item) for item in cast("list[object]", output)]
 
 
 def _wire(entry: object) -> Mapping[str, Any]:

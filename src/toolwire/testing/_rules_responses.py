@@ -15,10 +15,11 @@ What the live API rejects, and how each rule reads:
 
 Accepted: items replayed as `item.model_dump()` (None-valued keys,
 `"async_"`), messages without `type`, reasoning and any other items, and
-outputs anywhere after their call. With `previous_response_id` the fake
-prepends the stored items before calling this. When the input holds an
-`item_reference`, an output whose call is not in the input may answer the
-referenced item, so it is not reported.
+outputs anywhere after their call. With `previous_response_id` the stored
+items come first (`earlier`: the fake passes what it stored, `check_history` the
+previous response's output); problems about them are placed at index -1. When the
+input holds an `item_reference`, an output whose call is not in the input may answer
+the referenced item, so it is not reported.
 """
 
 from __future__ import annotations
@@ -45,10 +46,20 @@ class _Call:
         self.answered_at: int | None = None
 
 
-def responses_history_problems(items: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
-    """Every reason the Responses API would reject `input`, in order."""
+def responses_history_problems(
+    items: Sequence[Mapping[str, Any]],
+    earlier: Sequence[Mapping[str, Any]] = (),
+    *,
+    unanswerable_hint: str = "",
+) -> list[HistoryProblem]:
+    """Every reason the Responses API would reject `input`, in order. `earlier`: the
+    output items of the response `previous_response_id` names, which come before it.
+    `unanswerable_hint` ends the text of an output that answers no call."""
     if isinstance(items, str):
         return []
+    offset = len(earlier)
+    items = [*earlier, *items]
+    where = _Where(offset)
     problems: list[HistoryProblem] = []
     calls: dict[str, list[_Call]] = {}
     later_calls = _first_call_positions(items)
@@ -61,28 +72,46 @@ def responses_history_problems(items: Sequence[Mapping[str, Any]]) -> list[Histo
             if not call_id:
                 problems.append(
                     HistoryProblem(
-                        index,
-                        f"input[{index}] ({kind}, {name}) has no call_id; replay the item as "
+                        where.index(index),
+                        f"{where(index)} ({kind}, {name}) has no call_id; replay the item as "
                         "the API returned it, call_id included",
                     )
                 )
                 continue
             calls.setdefault(call_id, []).append(_Call(index, kind, name))
         elif kind in _CALL_OF:
-            problems += _output(index, kind, call_id, calls, later_calls, references)
+            problems += _output(
+                index, kind, call_id, calls, later_calls, references, where, unanswerable_hint
+            )
     for call_id, same_id in calls.items():
         for call in same_id:
             if call.answered_at is None:
                 output = _OUTPUT_OF[call.kind]
                 problems.append(
                     HistoryProblem(
-                        call.index,
-                        f"input[{call.index}] ({call.kind} {call_id!r}, {call.name}) has no "
+                        where.index(call.index),
+                        f"{where(call.index)} ({call.kind} {call_id!r}, {call.name}) has no "
                         f"{output} with call_id {call_id!r} after it; append one {output} "
                         "item per call, carrying its call_id",
                     )
                 )
     return sorted_problems(problems)
+
+
+class _Where:
+    """Names an item of `earlier + input` as the user knows it."""
+
+    def __init__(self, offset: int) -> None:
+        self.offset = offset
+
+    def __call__(self, index: int) -> str:
+        if index < self.offset:
+            return f"the previous response's output[{index}]"
+        return f"input[{index - self.offset}]"
+
+    def index(self, index: int) -> int:
+        """The problem's position in the input; -1 for the previous response's items."""
+        return index - self.offset if index >= self.offset else -1
 
 
 def _first_call_positions(items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
@@ -101,12 +130,14 @@ def _output(
     calls: dict[str, list[_Call]],
     later_calls: dict[str, int],
     references: bool,
+    where: _Where,
+    unanswerable_hint: str,
 ) -> list[HistoryProblem]:
     if not call_id:
         return [
             HistoryProblem(
-                index,
-                f"input[{index}] ({kind}) has no call_id; set it to the call_id of the call "
+                where.index(index),
+                f"{where(index)} ({kind}) has no call_id; set it to the call_id of the call "
                 "it answers",
             )
         ]
@@ -118,37 +149,38 @@ def _output(
         if _OUTPUT_OF[call.kind] != kind:
             return [
                 HistoryProblem(
-                    index,
-                    f"input[{index}] ({kind}) answers {call_id!r}, which is a {call.kind} "
-                    f"(input[{call.index}]); answer a function_call with a "
+                    where.index(index),
+                    f"{where(index)} ({kind}) answers {call_id!r}, which is a {call.kind} "
+                    f"({where(call.index)}); answer a function_call with a "
                     "function_call_output and a custom_tool_call with a custom_tool_call_output",
                 )
             ]
         return []
     if same_id:
         first = same_id[0].answered_at
+        assert first is not None  # no call of this id waits: the first one was answered
         return [
             HistoryProblem(
-                index,
-                f"input[{index}] ({kind}) answers call_id {call_id!r} a second time "
-                f"(input[{first}] already did); send exactly one output per call",
+                where.index(index),
+                f"{where(index)} ({kind}) answers call_id {call_id!r} a second time "
+                f"({where(first)} already did); send exactly one output per call",
             )
         ]
     if call_id in later_calls:
         return [
             HistoryProblem(
-                index,
-                f"input[{index}] ({kind}) answers call_id {call_id!r}, whose call only comes "
-                f"later, at input[{later_calls[call_id]}]; put each output after its call",
+                where.index(index),
+                f"{where(index)} ({kind}) answers call_id {call_id!r}, whose call only comes "
+                f"later, at {where(later_calls[call_id])}; put each output after its call",
             )
         ]
     if references:
         return []
     return [
         HistoryProblem(
-            index,
-            f"input[{index}] ({kind}) has call_id {call_id!r}, but no function_call or "
+            where.index(index),
+            f"{where(index)} ({kind}) has call_id {call_id!r}, but no function_call or "
             "custom_tool_call before it has that call_id; give each output the call_id of a "
-            "call that comes before it in the input",
+            f"call that comes before it in the input{unanswerable_hint}",
         )
     ]
