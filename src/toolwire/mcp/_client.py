@@ -3,8 +3,9 @@
 Each server tool becomes a `toolwire.aio` tool class: its schema is the server's
 `inputSchema`, compiled per API by toolwire's own compiler (strict where the schema
 allows), arguments are checked against that schema before the server is called, and
-whatever happens on the way (an `isError` result, a protocol error, a dead server, a
-timeout) answers that one call; the rest of the batch keeps its results.
+whatever happens on the way (an `isError` result, a protocol error, a reply the SDK
+cannot read, a dead server, a timeout) answers that one call; the rest of the batch keeps
+its results.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 import warnings
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Generic, TypeVar, cast, get_args
 
 import anyio
 import mcp_types as types
@@ -54,6 +55,20 @@ _CONNECTION_ERRORS = (
     TimeoutError,
 )
 """What a call can raise when the server, not the arguments, is the problem."""
+_REPLY_ERRORS = (pydantic.ValidationError, RuntimeError)
+"""What the SDK's `call_tool` raises for a reply it cannot use: pydantic's
+`ValidationError` when the result does not parse (a content block of a type MCP does not
+define, `content` not a list), `RuntimeError` when it parses but cannot be used
+(`structuredContent` that breaks the tool's `outputSchema`, an input request a plain
+session cannot answer, an extension's result nobody claimed)."""
+_BLOCK_TYPES = frozenset(
+    tag
+    for block in get_args(types.ContentBlock)
+    for tag in get_args(block.model_fields["type"].annotation)
+)
+"""The `type` of every content block MCP defines ("text", "image", ...)."""
+_DETAIL_LIMIT = 160
+"""The longest piece of a bad reply's description quoted to the model."""
 
 
 class _ServerTool:
@@ -94,12 +109,20 @@ class _ServerTool:
         return cast("dict[str, Any]", data)
 
     async def call(self, arguments: dict[str, Any], timeout: float | None) -> ToolContent:
-        """Call the server; its answer as parts, or `ErrorForLLMToSee` saying what failed."""
+        """Call the server; its answer as parts, or `ErrorForLLMToSee` saying what failed
+        (the SDK's own exception is its `__cause__`)."""
         name = self.listed.name
+        session = self.tools.session
+        if isinstance(session, Client):
+            # A closed `Client` raises RuntimeError here, before the call: that is the
+            # caller's mistake, not the server's reply, so it must not become a failure.
+            _ = session.session
         try:
-            result = await self.tools.session.call_tool(name, arguments, timeout)
+            result = await session.call_tool(name, arguments, timeout)
         except _CONNECTION_ERRORS as error:
             raise ErrorForLLMToSee(_failure(self.tools.server, name, error)) from error
+        except _REPLY_ERRORS as error:
+            raise ErrorForLLMToSee(_unreadable(self.tools.server, name, error)) from error
         parts = result_parts(result)
         if result.is_error:
             text = "\n".join(part for part in parts if isinstance(part, str))
@@ -148,11 +171,58 @@ def _failure(server: str, name: str, error: BaseException) -> str:
     )
 
 
-class MCPTool(BaseFunctionToolModel[Any, None]):
+def _unreadable(server: str, name: str, error: Exception) -> str:
+    """The model's text for a reply the SDK could not use: what was wrong, in a few words
+    (never the validation dump: that stays on the exception, for the developer)."""
+    if isinstance(error, pydantic.ValidationError):
+        problem = _reply_problem(error)
+    else:
+        problem = _short(str(error))
+    return (
+        f"The MCP server {server} sent an answer to {name!r} that this client cannot read "
+        f"({problem}). The answer is lost; the tool may have run all the same."
+    )
+
+
+def _reply_problem(error: pydantic.ValidationError) -> str:
+    """A reply's first problem in one short line: a content block of a type MCP does not
+    define (the usual case: a newer or non-conforming server), or where the result is
+    malformed and how."""
+    details = error.errors(include_url=False, include_context=False)
+    for detail in details:
+        loc, value = detail["loc"], detail["input"]
+        unknown = isinstance(value, str) and value not in _BLOCK_TYPES
+        if unknown and len(loc) >= 2 and loc[0] == "content" and loc[-1] == "type":
+            return f"content[{loc[1]}] is a block of type {_short(value)!r}, which MCP does not define"  # fmt: skip
+    first = details[0]
+    where = ".".join(str(part) for part in first["loc"]) or "the result"
+    more = len(details) - 1
+    also = f"; {more} more problem{'s' if more > 1 else ''}" if more else ""
+    return f"{_short(where)}: {_short(first['msg'])}{also}"
+
+
+def _short(text: str) -> str:
+    """`text`'s first line, cut to `_DETAIL_LIMIT` characters."""
+    line = text.strip().split("\n", 1)[0]
+    return line if len(line) <= _DETAIL_LIMIT else line[: _DETAIL_LIMIT - 3] + "..."
+
+
+Context = TypeVar("Context")
+
+
+class MCPTool(BaseFunctionToolModel[Context, Context], Generic[Context]):
     """A tool of an MCP server (`toolwire.aio`): built by `MCPTools`, never by hand.
 
     Its fields are whatever the server's schema says; `model_extra` holds the
     arguments as checked against that schema.
+
+    The server never sees the context: the handler returns the context it was given,
+    so a success's `context` is the one passed to `run_tool_calls`. `MCPTools.tools`
+    are `type[MCPTool[Any]]`, so they join a group of any context type and the group
+    takes its types from your own tools (`ToolGroup.from_list([*server.tools, MyTool])`
+    is a `ToolGroup[Session, Session]` when `MyTool` is). In a group whose tools
+    return another type than they take, an MCP call's `context` is still the one it
+    was given.
     """
 
     model_config = pydantic.ConfigDict(extra="allow")
@@ -168,16 +238,20 @@ class MCPTool(BaseFunctionToolModel[Any, None]):
     def _check_against_server_schema(cls, data: Any) -> Any:
         return cls._mcp_server_tool.arguments(data, cls.model_tool_strict, cls.model_tool_name())
 
-    async def model_tool_handler(self, context: Any, /) -> tuple[ToolContent, None]:
+    async def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         server_tool = type(self)._mcp_server_tool
         # The time limit is toolwire's own (`model_tool_timeout`): it cancels the call
         # and answers it with a "timeout" failure.
-        return await server_tool.call(self.model_extra or {}, None), None
+        return await server_tool.call(self.model_extra or {}, None), context
 
 
-class SyncMCPTool(SyncFunctionToolModel[Any, None]):
+class SyncMCPTool(SyncFunctionToolModel[Context, Context], Generic[Context]):
     """A tool of an MCP server for `toolwire.core` groups: each call goes to the session
-    through the anyio portal that runs it (see `MCPTools.sync_tools`)."""
+    through the anyio portal that runs it (see `MCPTools.sync_tools`).
+
+    Like `MCPTool`, it returns the context it was given, and `sync_tools()` gives
+    `type[SyncMCPTool[Any]]`, so the tools join a `toolwire.core` group of any context
+    type."""
 
     model_config = pydantic.ConfigDict(extra="allow")
     mcp_tool: ClassVar[types.Tool]
@@ -190,12 +264,12 @@ class SyncMCPTool(SyncFunctionToolModel[Any, None]):
     def _check_against_server_schema(cls, data: Any) -> Any:
         return cls._mcp_server_tool.arguments(data, cls.model_tool_strict, cls.model_tool_name())
 
-    def model_tool_handler(self, context: Any, /) -> tuple[ToolContent, None]:
+    def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         cls = type(self)
         content = cls._mcp_portal.call(
             cls._mcp_server_tool.call, self.model_extra or {}, cls._mcp_timeout
         )
-        return cast("ToolContent", content), None
+        return cast("ToolContent", content), context
 
 
 class MCPTools:
@@ -207,7 +281,9 @@ class MCPTools:
     Attributes:
         session: the MCP `Client` or `ClientSession` the calls go to.
         server: the server's name (from its handshake), used in failure texts.
-        tools: one `MCPTool` class per server tool, in the server's order.
+        tools: one `MCPTool` class per server tool, in the server's order (typed
+            `type[MCPTool[Any]]`: they fit a group of any context type, and return the
+            context they are given).
         skipped: server tools no API can take (name -> why); each also warned.
         changed: True once the server said its tool list changed (see `notice`);
             `refresh()` resets it.
@@ -228,7 +304,7 @@ class MCPTools:
         self.timeout = timeout
         self.strict = strict
         self.server = _server_name(session)
-        self.tools: list[type[MCPTool]] = []
+        self.tools: list[type[MCPTool[Any]]] = []
         self.skipped: dict[str, str] = {}
         self.changed = False
         self._listed: list[types.Tool] = []
@@ -278,11 +354,11 @@ class MCPTools:
         if isinstance(message, types.ToolListChangedNotification | ToolsListChanged):
             self.changed = True
 
-    def sync_tools(self, portal: Any) -> list[type[SyncMCPTool]]:
+    def sync_tools(self, portal: Any) -> list[type[SyncMCPTool[Any]]]:
         """The same tools for a `toolwire.core` group. `portal` is the
         `anyio.from_thread.BlockingPortal` whose event loop runs the session: each call
         is sent through it and waits (at most `timeout` seconds) for the answer."""
-        built: list[type[SyncMCPTool]] = []
+        built: list[type[SyncMCPTool[Any]]] = []
         for tool in self.tools:
             namespace = _namespace(tool.mcp_tool, tool._mcp_server_tool, tool.model_tool_name())
             namespace |= {
@@ -290,11 +366,15 @@ class MCPTools:
                 "_mcp_portal": portal,
                 "_mcp_timeout": self.timeout,
             }
-            built.append(cast("type[SyncMCPTool]", type(tool.__name__, (SyncMCPTool,), namespace)))
+            built.append(
+                cast("type[SyncMCPTool[Any]]", type(tool.__name__, (SyncMCPTool,), namespace))
+            )
         return built
 
-    def _build(self, listed: Sequence[types.Tool]) -> tuple[list[type[MCPTool]], dict[str, str]]:
-        built: list[type[MCPTool]] = []
+    def _build(
+        self, listed: Sequence[types.Tool]
+    ) -> tuple[list[type[MCPTool[Any]]], dict[str, str]]:
+        built: list[type[MCPTool[Any]]] = []
         skipped: dict[str, str] = {}
         seen: dict[str, str] = {}
         for tool in listed:
@@ -322,7 +402,7 @@ class MCPTools:
                 "model_tool_timeout": self.timeout,
                 "mcp_strict_refused": refused,
             }
-            built.append(cast("type[MCPTool]", type(_class_name(name), (MCPTool,), namespace)))
+            built.append(cast("type[MCPTool[Any]]", type(_class_name(name), (MCPTool,), namespace)))
         return built, skipped
 
 

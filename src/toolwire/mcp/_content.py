@@ -23,6 +23,8 @@ __all__ = ["mcp_content", "result_parts"]
 
 _RESOURCE_SCHEME = "toolwire://result/"
 """The URI of a file a toolwire tool returned inline (MCP resources need one)."""
+_UTF8_CHARSETS = frozenset({"utf-8", "utf8", "us-ascii", "ascii"})
+"""Charsets whose bytes a text resource carries unchanged (ASCII is UTF-8)."""
 
 
 def result_parts(result: types.CallToolResult) -> list[ResultPart]:
@@ -78,7 +80,9 @@ def _media(data: str, media_type: str | None, kind: str, filename: str | None) -
 
 def mcp_content(parts: Sequence[ResultPart], text: str) -> list[types.ContentBlock]:
     """A toolwire result as MCP content: text, images, audio and files as the blocks MCP
-    clients render (`text` when the handler returned plain text)."""
+    clients render (`text` when the handler returned plain text). A `text/*` file goes
+    as a text resource when its bytes are UTF-8 (and its media type names no other
+    charset), else as a blob resource, byte for byte."""
     if not parts:
         return [types.TextContent(text=text)]
     return [_block(part, index) for index, part in enumerate(parts)]
@@ -99,11 +103,32 @@ def _block(part: ResultPart, index: int) -> types.ContentBlock:
         return types.AudioContent(data=data, mime_type=media_type)
     filename = part.filename or f"file-{index}"
     uri = f"{_RESOURCE_SCHEME}{filename}"
-    if media_type.startswith("text/"):
-        text = part.data.decode("utf-8", errors="replace")
+    text = _utf8(part.data, media_type) if media_type.startswith("text/") else None
+    if text is not None:
         return types.EmbeddedResource(
             resource=types.TextResourceContents(uri=uri, mime_type=media_type, text=text)
         )
+    # Not text, or text in another encoding (a Latin-1 CSV, a UTF-16 log): the bytes as
+    # they are, which a text resource (a JSON string) cannot carry.
     return types.EmbeddedResource(
         resource=types.BlobResourceContents(uri=uri, mime_type=media_type, blob=data)
     )
+
+
+def _utf8(data: bytes, media_type: str) -> str | None:
+    """`data` as text when it is valid UTF-8 and `media_type` names no other charset,
+    else None."""
+    charset = next(
+        (
+            value.strip().strip('"').lower()
+            for key, _, value in (param.partition("=") for param in media_type.split(";")[1:])
+            if key.strip().lower() == "charset"
+        ),
+        "utf-8",
+    )
+    if charset not in _UTF8_CHARSETS:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
