@@ -11,6 +11,10 @@ Each API's results module decides, part by part, one of three placements:
   document URL on Chat Completions...). The model reads a short note in the result's
   text instead, and `media_report` tells the caller what was not delivered and why.
 
+A part given as a `data:` URL is placed as the bytes it holds (`inline`): every API
+gets them in its inline form (base64 source, inline data, a base64 `data:` URL), after
+the same type and size checks as bytes given as `data`.
+
 Nothing is dropped silently. Error results are text only.
 """
 
@@ -21,7 +25,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._parts import FilePart, ImagePart, MediaPart, ResultPart, media_kind, media_type_of
+from ._parts import (
+    FilePart,
+    ImagePart,
+    MediaPart,
+    ResultPart,
+    is_data_url,
+    media_kind,
+    media_type_of,
+    read_data_url,
+)
 
 if TYPE_CHECKING:
     from ._api import Api
@@ -36,6 +49,8 @@ __all__ = [
     "b64",
     "data_url",
     "describe",
+    "image_type_outside",
+    "inline",
     "media_parts",
     "note_for",
     "plan",
@@ -117,12 +132,35 @@ def plan(
     return deliveries
 
 
+def inline(part: MediaPart) -> MediaPart:
+    """`part` with its `data:` URL read into `data` and `media_type` (the filename kept),
+    so that each API places and renders it as bytes; any other part as it is."""
+    if part.url is None or not is_data_url(part.url):
+        return part
+    media_type, data = read_data_url(part)
+    if isinstance(part, ImagePart):
+        return ImagePart(data=data, media_type=media_type)
+    return FilePart(data=data, media_type=media_type, filename=part.filename)
+
+
+def image_type_outside(part: MediaPart, accepted: frozenset[str]) -> str | None:
+    """The image type of an `ImagePart` (given, or read off its URL) when it is not one
+    of `accepted`; None when it is, or when the type is unknown or not an image's."""
+    if not isinstance(part, ImagePart):
+        return None
+    media_type = media_type_of(part)
+    if media_kind(media_type) != "image" or media_type in accepted:
+        return None
+    return media_type
+
+
 def text_of(parts: Sequence[ResultPart]) -> str:
     return "\n".join(p for p in parts if isinstance(p, str))
 
 
 def describe(part: MediaPart) -> str:
     """A short name for a part, for notes and reports: "image (image/png, 12 KB)"."""
+    part = inline(part)
     kind = media_kind(media_type_of(part))
     noun = "image" if isinstance(part, ImagePart) else "file" if kind == "unknown" else kind
     if isinstance(part, FilePart) and part.filename:

@@ -9,6 +9,10 @@ Each media part has exactly one source: `data` (bytes, with `media_type`), `url`
 `file_id` (a file uploaded to one provider: OpenAI's `file-...`, Anthropic's
 `file_...`, Gemini's file URI). Build them from a path or bytes in one call:
 `ImagePart.from_path("chart.png")`, `FilePart.from_bytes(pdf_bytes)`.
+
+A `data:` URL (RFC 2397, base64 or percent-encoded) is bytes written as a URL: it is
+read when the part is made (a malformed one raises `MediaError` then), and every API
+gets its bytes exactly as if they were given as `data`, with the same checks.
 """
 
 from __future__ import annotations
@@ -30,8 +34,10 @@ __all__ = [
     "ResultPart",
     "ToolContent",
     "guess_media_type",
+    "is_data_url",
     "media_kind",
     "media_type_of",
+    "read_data_url",
 ]
 
 IMAGE_TYPES = frozenset(
@@ -45,9 +51,12 @@ _FILE_KINDS = ("application/pdf", "text/", "audio/", "video/")
 
 
 def media_type_of(part: ImagePart | FilePart) -> str | None:
-    """The part's media type, or the one its URL's extension says (`.mp3`, `.pdf`...)."""
+    """The part's media type, or the one its `data:` URL names, or the one its URL's
+    extension says (`.mp3`, `.pdf`...)."""
     if part.media_type is not None or part.url is None:
         return part.media_type
+    if is_data_url(part.url):
+        return _data_url_header(part.url)[0] or _DATA_URL_DEFAULT_TYPE
     import mimetypes  # here, not at import: a plain dispatch guesses no media type
 
     guessed, _ = mimetypes.guess_type(part.url.split("?", 1)[0])
@@ -77,17 +86,22 @@ class ImagePart:
     """The image's bytes (sent base64-encoded, inline)."""
     media_type: str | None = None
     """`image/png`, `image/jpeg`, `image/gif`, `image/webp` (also heic/heif for Gemini).
-    Required with `data`; optional with `url` or `file_id` (Gemini needs it there)."""
+    Required with `data`; optional with `url` or `file_id` (Gemini needs it there; a
+    `data:` URL names its own)."""
     url: str | None = None
-    """A URL the API fetches itself (`https://...`, or a `data:` URL)."""
+    """A URL the API fetches itself (`https://...`), or a `data:` URL
+    (`data:image/png;base64,...`), whose bytes every API gets inline, as with `data`."""
     file_id: str | None = None
     """A file uploaded to the provider you send it to (it belongs to that one provider)."""
 
     def __post_init__(self) -> None:
         _check_source(self)
-        if self.media_type is not None and self.media_type not in IMAGE_TYPES:
+        media_type = self.media_type
+        if self.url is not None and is_data_url(self.url):
+            media_type = read_data_url(self)[0]
+        if media_type is not None and media_type not in IMAGE_TYPES:
             raise MediaError(
-                f"ImagePart media_type {self.media_type!r} is not an image type any API takes "
+                f"ImagePart media_type {media_type!r} is not an image type any API takes "
                 f"({', '.join(sorted(IMAGE_TYPES))}). Convert the image, or send other "
                 "files as FilePart."
             )
@@ -116,7 +130,9 @@ class FilePart:
     """What it is: `application/pdf`, `text/plain` (or another `text/...`), `audio/...`,
     `video/...`. Required with `data`; optional with `url` or `file_id`."""
     url: str | None = None
-    """A URL the API fetches itself."""
+    """A URL the API fetches itself (`https://...`), or a `data:` URL
+    (`data:application/pdf;base64,...`), whose bytes every API gets inline, as with
+    `data`."""
     file_id: str | None = None
     """A file uploaded to the provider you send it to (it belongs to that one provider)."""
     filename: str | None = None
@@ -125,6 +141,8 @@ class FilePart:
     def __post_init__(self) -> None:
         _check_source(self)
         media_type = self.media_type
+        if self.url is not None and is_data_url(self.url):
+            media_type = read_data_url(self)[0]
         if media_type is None:
             return
         if media_type.startswith("image/"):
@@ -197,6 +215,104 @@ def _check_source(part: ImagePart | FilePart) -> None:
         value = getattr(part, name)
         if value is not None and (not isinstance(value, str) or not value):
             raise MediaError(f"{kind}.{name} must be a non-empty string, not {value!r}.")
+
+
+_DATA_URL_DEFAULT_TYPE = "text/plain"
+"""The type of a `data:` URL that names none (RFC 2397: `text/plain;charset=US-ASCII`)."""
+
+
+def is_data_url(url: str) -> bool:
+    """Whether `url` is a `data:` URL (the scheme in any case, as RFC 3986 allows)."""
+    return url[:5].lower() == "data:"
+
+
+def read_data_url(part: ImagePart | FilePart) -> tuple[str, bytes]:
+    """The media type and the bytes of the part's `data:` URL (RFC 2397).
+
+    The type is the one the URL names (lowercased, parameters dropped), else the part's
+    `media_type`, else `text/plain` (RFC 2397's default). The data is base64 (ASCII
+    whitespace and missing padding forgiven) or percent-encoded; text in a `charset`
+    other than UTF-8 is converted to UTF-8, as the APIs read text. A URL that cannot be
+    read, holds no bytes, or names a type other than the part's `media_type` raises
+    `MediaError` saying what to write instead.
+    """
+    kind = type(part).__name__
+    assert part.url is not None
+    try:
+        named, data = _decode_data_url(part.url)
+    except ValueError as error:
+        raise MediaError(
+            f"{kind}.url is a data: URL that cannot be read: {error}. Write it as "
+            "data:<media type>;base64,<the bytes in base64> (RFC 2397), or give the bytes "
+            f"themselves: {kind}.from_bytes(data, media_type)."
+        ) from None
+    if named is not None and part.media_type is not None and named != part.media_type:
+        raise MediaError(
+            f"{kind}.url is a data: URL of type {named!r}, but media_type is "
+            f"{part.media_type!r}. Give one type: drop media_type, or fix the URL."
+        )
+    media_type = named or part.media_type
+    if media_type is None:
+        if isinstance(part, ImagePart):
+            raise MediaError(
+                "ImagePart.url is a data: URL that names no media type (RFC 2397 reads it "
+                "as text/plain). Write data:image/png;base64,... (or the image's own type), "
+                "or pass media_type."
+            )
+        media_type = _DATA_URL_DEFAULT_TYPE
+    return media_type, data
+
+
+def _data_url_header(url: str) -> tuple[str | None, str | None, bool, int]:
+    """(the named media type or None, its charset or None, base64 or not, where the data
+    starts) of a `data:` URL; ValueError when it has no comma or names no valid type."""
+    comma = url.find(",", 5)
+    if comma < 0:
+        raise ValueError("it has no comma before its data")
+    params = [param.strip() for param in url[5:comma].split(";")]
+    is_base64 = len(params) > 1 and params[-1].lower() == "base64"
+    media_type = params[0].lower() or None
+    if media_type is not None and (
+        media_type.count("/") != 1 or not all(media_type.split("/")) or " " in media_type
+    ):
+        raise ValueError(f"{params[0]!r} is not a media type (type/subtype)")
+    charset = None
+    for param in params[1:]:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            charset = value.strip().strip('"') or None
+    return media_type, charset, is_base64, comma + 1
+
+
+def _decode_data_url(url: str) -> tuple[str | None, bytes]:
+    import binascii  # here, not at import: see `media_type_of`
+    from urllib.parse import unquote_to_bytes
+
+    media_type, charset, is_base64, start = _data_url_header(url)
+    raw = unquote_to_bytes(url[start:])
+    if is_base64:
+        compact = raw.translate(None, b" \t\n\r\f")
+        if len(compact) % 4 == 1:
+            raise ValueError("its base64 data has a length no base64 text can have")
+        try:
+            raw = binascii.a2b_base64(compact + b"=" * (-len(compact) % 4), strict_mode=True)
+        except binascii.Error:
+            raise ValueError(
+                "its data is not base64 (a character outside it, or padding inside)"
+            ) from None
+    if not raw:
+        raise ValueError("it holds no data")
+    if charset is not None and (media_type or "text/").startswith("text/"):
+        import codecs
+
+        try:
+            if codecs.lookup(charset).name != "ascii":  # the APIs read UTF-8 (ASCII is)
+                raw = raw.decode(charset).encode("utf-8")
+        except LookupError:
+            raise ValueError(f"its charset {charset!r} is not one Python knows") from None
+        except UnicodeDecodeError:
+            raise ValueError(f"its text is not {charset}, the charset it names") from None
+    return media_type, raw
 
 
 _SIGNATURES: tuple[tuple[bytes, int, str], ...] = (

@@ -4,6 +4,7 @@ and over stdio from a subprocess), and a toolwire client calling a toolwire serv
 from __future__ import annotations
 
 import asyncio
+import base64
 import socket
 import subprocess
 import sys
@@ -69,6 +70,7 @@ class picture(aio.BaseFunctionToolModel[None, None]):
             core.FilePart(data=b"pixel = 1\n", media_type="text/plain", filename="pixel.txt"),
             core.FilePart(data=b"RIFF", media_type="audio/wav"),
             core.FilePart(url="https://example.com/a.pdf", media_type="application/pdf"),
+            ImagePart(url="data:image/png;base64," + base64.b64encode(PNG).decode()),
         ], None
 
 
@@ -190,6 +192,11 @@ def test_rich_results_become_mcp_content_blocks() -> None:
                 "uri": "https://example.com/a.pdf",
                 "mime_type": "application/pdf",
                 "type": "resource_link",
+            },
+            {
+                "type": "image",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qTYAAAAAElFTkSuQmCC",
+                "mime_type": "image/png",
             },
         ]
     )

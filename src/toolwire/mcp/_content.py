@@ -16,6 +16,7 @@ from typing import Any
 
 import mcp_types as types
 
+from .._media import inline
 from .._parts import FilePart, ImagePart, ResultPart
 from ..exceptions import MediaError
 
@@ -91,6 +92,7 @@ def mcp_content(parts: Sequence[ResultPart], text: str) -> list[types.ContentBlo
 def _block(part: ResultPart, index: int) -> types.ContentBlock:
     if isinstance(part, str):
         return types.TextContent(text=part)
+    part = inline(part)  # a `data:` URL goes as the bytes it holds, not as a link
     media_type = part.media_type or "application/octet-stream"
     if part.data is None:
         uri: Any = part.url or f"{_RESOURCE_SCHEME}{part.file_id}"

@@ -10,10 +10,14 @@ shape the API takes:
 - Responses: an `input_file` of audio or video (by `file_data` or `file_url`; recorded:
   400), an `input_image` whose `data:` URL is not a png, jpeg, gif or webp image.
 - Anthropic: an image of a type other than jpeg, png, gif, webp; a base64 document that
-  is not a PDF; a content block type the API does not define for user content.
+  is not a PDF; a content block type the API does not define for user content; an
+  image or document whose URL source is a `data:` URL (URL sources are fetched: inline
+  bytes go in a base64 source).
 - Gemini: media in a function response's `parts` for a model before Gemini 3 (they
   answer 400; send them in a user Content with `media="message"`), or of a type other
-  than png, jpeg, webp images, PDF and plain text.
+  than png, jpeg, webp images, PDF and plain text; an image of a type Gemini does not
+  read (it reads png, jpeg, webp, heic, heif: not gif), anywhere in a user Content; file
+  data whose URI is a `data:` URL (inline bytes go in inline data).
 
 `model` is the request's model name, for the rules that depend on it; without it they
 are skipped.
@@ -46,6 +50,7 @@ _ANTHROPIC_USER_BLOCKS = frozenset(
 _GEMINI_RESPONSE_TYPES = frozenset(
     {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
 )
+_GEMINI_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
 _BEFORE_GEMINI_3 = re.compile(r"(^|/)gemini-(1|2)(\.|-)")
 _AUDIO_VIDEO_EXTENSIONS = re.compile(r"\.(mp3|wav|m4a|aac|ogg|flac|opus|mp4|mov|webm|avi|mkv)$")
 
@@ -63,8 +68,12 @@ def media_problems(
     return _gemini(history, model)
 
 
+def _is_data_url(url: str) -> bool:
+    return url[:5].lower() == "data:"
+
+
 def _data_url_type(url: str) -> str | None:
-    if not url.startswith("data:"):
+    if not _is_data_url(url):
         return None
     return url[5:].split(";", 1)[0].split(",", 1)[0] or None
 
@@ -183,6 +192,11 @@ def _anthropic_block(block: Mapping[str, Any]) -> str:
             f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
             "plain text as a text source"
         )
+    if kind in ("image", "document") and _is_data_url(text_field(source, "url")):
+        return (
+            f"{'an image' if kind == 'image' else 'a document'} whose URL source is a data: "
+            "URL; Anthropic fetches URL sources itself: send the bytes as a base64 source"
+        )
     return ""
 
 
@@ -190,7 +204,11 @@ def _gemini(contents: Sequence[Mapping[str, Any]], model: str | None) -> list[Hi
     problems: list[HistoryProblem] = []
     before_3 = model is not None and _BEFORE_GEMINI_3.search(model) is not None
     for index, content in enumerate(contents):
+        from_user = text_field(content, "role") != "model"
         for part in blocks_of(content, "parts"):
+            problem = _gemini_media(part) if from_user else ""
+            if problem:
+                problems.append(HistoryProblem(index, f"contents[{index}] (user) has {problem}"))
             response = field(part, "functionResponse", "function_response")
             media = blocks_of(response, "parts")
             if not media:
@@ -211,7 +229,10 @@ def _gemini(contents: Sequence[Mapping[str, Any]], model: str | None) -> list[Hi
                     item, "fileData", "file_data"
                 )
                 media_type = text_field(blob, "mimeType", "mime_type")
-                if media_type not in _GEMINI_RESPONSE_TYPES:
+                problem = _gemini_media(item)
+                if problem:
+                    problems.append(HistoryProblem(index, f"{here} has {problem}"))
+                elif media_type not in _GEMINI_RESPONSE_TYPES:
                     problems.append(
                         HistoryProblem(
                             index,
@@ -221,3 +242,24 @@ def _gemini(contents: Sequence[Mapping[str, Any]], model: str | None) -> list[Hi
                         )
                     )
     return problems
+
+
+_GEMINI_DATA_URI = (
+    "file data whose URI is a data: URL, which is no file URI; send the bytes as inline data"
+)
+
+
+def _gemini_media(part: Mapping[str, Any]) -> str:
+    """What is wrong with an inline or file data part of a user Content or of a function
+    response ("" when nothing)."""
+    inline = field(part, "inlineData", "inline_data")
+    data = inline or field(part, "fileData", "file_data")
+    media_type = text_field(data, "mimeType", "mime_type")
+    if media_type.startswith("image/") and media_type not in _GEMINI_IMAGES:
+        return (
+            f"an image of type {media_type!r}; Gemini reads png, jpeg, webp, heic and heif "
+            "images (convert it, e.g. to png)"
+        )
+    if inline is None and _is_data_url(text_field(data, "fileUri", "file_uri")):
+        return _GEMINI_DATA_URI
+    return ""

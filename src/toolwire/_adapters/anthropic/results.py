@@ -4,7 +4,9 @@
 files go inside it, in the order the handler returned them. With `media="message"`
 they go right after the tool_result blocks, in the same user message (the results
 must come first). Audio and video reach the model nowhere on this API: a note takes
-their place.
+their place, as it does for an image of a type Anthropic does not take (heic, heif).
+A URL source is one Anthropic fetches: a `data:` URL goes as the bytes it holds (a
+base64 image or PDF, a text document), with the checks bytes get.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from ..._media import (
     Placement,
     attachments_line,
     b64,
+    image_type_outside,
+    inline,
     media_parts,
     note_for,
 )
@@ -42,12 +46,14 @@ ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Anthropic: inside the tool_result, after the results in the
     same user message (`media="message"`), or a note where the API takes it nowhere."""
+    part = inline(part)
     kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the Anthropic Messages API takes no {kind}"
     if isinstance(part, ImagePart):
-        if part.data is not None and part.media_type not in ANTHROPIC_IMAGE_TYPES:
-            return "note", f"Anthropic takes jpeg, png, gif and webp images, not {part.media_type}"
+        outside = image_type_outside(part, ANTHROPIC_IMAGE_TYPES)
+        if outside is not None:
+            return "note", f"Anthropic takes jpeg, png, gif and webp images, not {outside}"
         if part.data is not None and len(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
             return "note", "Anthropic takes images of up to 5 MB"
     else:
@@ -88,6 +94,7 @@ def _content(
             if part:
                 blocks.append({"type": "text", "text": part})
             continue
+        part = inline(part)
         placement, reason = place(part, media)
         if placement == "native":
             blocks.append(media_block(part))
@@ -110,7 +117,8 @@ def attachment_blocks(
     result's introduced by its tool and call id."""
     blocks: list[TextBlockParam | ImageBlockParam | DocumentBlockParam] = []
     for result in results:
-        moved = [p for p in media_parts(result) if place(p, media)[0] == "message"]
+        parts = [inline(p) for p in media_parts(result)]
+        moved = [p for p in parts if place(p, media)[0] == "message"]
         if not moved:
             continue
         intro = f"From {result.name} (call {result.call_id}):"
@@ -121,6 +129,7 @@ def attachment_blocks(
 
 def media_block(part: MediaPart) -> ImageBlockParam | DocumentBlockParam:
     """An image or document block for a part Anthropic takes."""
+    part = inline(part)
     if isinstance(part, ImagePart):
         if part.data is not None:
             media_type: Any = part.media_type

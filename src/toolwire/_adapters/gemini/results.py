@@ -6,7 +6,9 @@ A `FunctionResponse` carries media in its `parts` (Gemini 3 models read them): i
 function responses, where every Gemini model reads them; so do all media with
 `media="message"`, which models before Gemini 3 need (they reject media in function
 responses). Inline data over 20 MB is noted instead: upload it with the Files API and
-return its URI as `file_id`.
+return its URI as `file_id`. So is an image of a type Gemini does not take (gif):
+Gemini reads png, jpeg, webp, heic and heif images. A `data:` URL is no file URI: it
+goes as the inline data it holds, with the checks bytes get.
 
 `google.genai` is imported only when a Gemini result is rendered.
 """
@@ -20,6 +22,8 @@ from ..._media import (
     MediaPlacement,
     Placement,
     attachments_line,
+    image_type_outside,
+    inline,
     media_parts,
     note_for,
 )
@@ -44,12 +48,17 @@ FUNCTION_RESPONSE_TYPES = frozenset(
     {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
 )
 """What a function response's parts take (Gemini 3); the rest goes in a user Content."""
+GEMINI_IMAGE_TYPES = frozenset(
+    {"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"}
+)
+"""The image types Gemini reads, anywhere; other images become a note."""
 GEMINI_MAX_INLINE_BYTES = 20 * 1024 * 1024
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Gemini: inside the function response, in a user Content
     after the responses, or a note when it cannot be sent."""
+    part = inline(part)
     if part.data is not None and len(part.data) > GEMINI_MAX_INLINE_BYTES:
         return "note", (
             "Gemini takes inline data of up to 20 MB; upload larger files with the Files API "
@@ -58,6 +67,9 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     media_type = _media_type(part)
     if media_type is None:
         return "note", "Gemini needs the media_type of a file given by URL or file id"
+    outside = image_type_outside(part, GEMINI_IMAGE_TYPES)
+    if outside is not None:
+        return "note", f"Gemini takes png, jpeg, webp, heic and heif images, not {outside}"
     if media == "message":
         return "message", "media='message' was asked for"
     if media_type not in FUNCTION_RESPONSE_TYPES:
@@ -84,7 +96,7 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
     if result.result_parts:
         lines = [text] if text else []
         moved = 0
-        for part in media_parts(result):
+        for part in map(inline, media_parts(result)):
             placement, reason = place(part, media)
             if placement == "native":
                 parts = parts or []
@@ -113,7 +125,7 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
 
     parts: list[Part] = []
     for result in results:
-        moved = [p for p in media_parts(result) if place(p, media)[0] == "message"]
+        moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
         if not moved:
             continue
         parts.append(types.Part(text=f"From {result.name} (call {result.call_id}):"))
@@ -133,6 +145,7 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
 def _response_part(part: MediaPart) -> FunctionResponsePart:
     from google.genai import types
 
+    part = inline(part)
     media_type = _media_type(part)
     if part.data is not None:
         blob = types.FunctionResponseBlob(mime_type=media_type, data=bytes(part.data))

@@ -3,7 +3,9 @@
 Tool messages take text only, so a result's images and files go in one user message
 right after the turn's tool messages (`attachments`), and the tool message says they
 follow. Audio and video reach the model nowhere on this API (it answers 400): the
-result's text carries a note instead.
+result's text carries a note instead, as it does for an image of a type OpenAI does not
+take (heic, heif). A `data:` URL goes as the bytes it holds (a base64 `data:` URL, a
+file's `file_data`), with the checks bytes get.
 """
 
 from __future__ import annotations
@@ -16,6 +18,8 @@ from ..._media import (
     Placement,
     attachments_line,
     data_url,
+    image_type_outside,
+    inline,
     media_parts,
     note_for,
 )
@@ -40,6 +44,7 @@ OPENAI_MAX_FILE_BYTES = 32 * 1024 * 1024
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Chat Completions: a user message after the tool messages,
     or a note where the API takes it nowhere."""
+    part = inline(part)
     kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
@@ -49,8 +54,9 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
                 "Chat Completions takes images as data or a URL, not as an uploaded file id "
                 "(the Responses API does)"
             )
-        if part.data is not None and part.media_type not in OPENAI_IMAGE_TYPES:
-            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {part.media_type}"
+        outside = image_type_outside(part, OPENAI_IMAGE_TYPES)
+        if outside is not None:
+            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
         if part.data is not None and len(part.data) > OPENAI_MAX_IMAGE_BYTES:
             return "note", "OpenAI takes images of up to 20 MB"
     else:
@@ -73,7 +79,7 @@ def tool_message(result: ToolCallResult[Any]) -> ChatCompletionToolMessageParam:
     else:
         lines = [result.result_content] if result.result_content else []
         moved = 0
-        for part in media_parts(result):
+        for part in map(inline, media_parts(result)):
             placement, reason = place(part, "message")
             if placement == "note":
                 lines.append(note_for(part, reason))
@@ -90,7 +96,8 @@ def attachments(results: Sequence[ToolCallResult[Any]]) -> list[ChatCompletionUs
     each result's introduced by its tool and call id; none when there are none."""
     content: list[ChatCompletionContentPartParam] = []
     for result in results:
-        delivered = [p for p in media_parts(result) if place(p, "message")[0] == "message"]
+        parts = map(inline, media_parts(result))
+        delivered = [p for p in parts if place(p, "message")[0] == "message"]
         if not delivered:
             continue
         content.append({"type": "text", "text": f"From {result.name} (call {result.call_id}):"})
@@ -99,6 +106,7 @@ def attachments(results: Sequence[ToolCallResult[Any]]) -> list[ChatCompletionUs
 
 
 def _content_part(part: MediaPart) -> ChatCompletionContentPartParam:
+    part = inline(part)
     if isinstance(part, ImagePart):
         url = part.url if part.url is not None else data_url(part)
         return {"type": "image_url", "image_url": {"url": url}}

@@ -4,7 +4,9 @@ A `function_call_output` (or `custom_tool_call_output`) takes a list of `input_t
 `input_image` and `input_file` parts, so a result's images and files go inside it, in
 the order the handler returned them. With `media="message"` they go in one user
 message after the outputs instead. Audio and video reach the model nowhere on this API
-(it answers 400): a note takes their place.
+(it answers 400): a note takes their place, as it does for an image of a type OpenAI
+does not take (heic, heif). A `data:` URL goes as the bytes it holds (a base64 `data:`
+URL, a file's `file_data`, never a `file_url`), with the checks bytes get.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ from ..._media import (
     Placement,
     attachments_line,
     data_url,
+    image_type_outside,
+    inline,
     media_parts,
     note_for,
 )
@@ -42,12 +46,14 @@ __all__ = ["attachments", "output_item", "place"]
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Responses: inside the output item, in a user message after
     the outputs (`media="message"`), or a note where the API takes it nowhere."""
+    part = inline(part)
     kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
     if isinstance(part, ImagePart):
-        if part.data is not None and part.media_type not in OPENAI_IMAGE_TYPES:
-            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {part.media_type}"
+        outside = image_type_outside(part, OPENAI_IMAGE_TYPES)
+        if outside is not None:
+            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
         if part.data is not None and len(part.data) > OPENAI_MAX_IMAGE_BYTES:
             return "note", "OpenAI takes images of up to 20 MB"
     elif part.data is not None and len(part.data) > OPENAI_MAX_FILE_BYTES:
@@ -80,6 +86,7 @@ def _output(
             if part:
                 items.append({"type": "input_text", "text": part})
             continue
+        part = inline(part)
         placement, reason = place(part, media)
         if placement == "native":
             items.append(_input_part(part))
@@ -102,7 +109,7 @@ def attachments(
     `media="message"`); none when there are none."""
     content: list[ResponseFunctionCallOutputItemParam] = []
     for result in results:
-        moved = [p for p in media_parts(result) if place(p, media)[0] == "message"]
+        moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
         if not moved:
             continue
         intro = f"From {result.name} (call {result.call_id}):"
@@ -117,6 +124,7 @@ def attachments(
 def _input_part(
     part: MediaPart,
 ) -> ResponseInputImageContentParam | ResponseInputFileContentParam | ResponseInputTextContentParam:
+    part = inline(part)
     if isinstance(part, ImagePart):
         image: ResponseInputImageContentParam = {"type": "input_image", "detail": "auto"}
         if part.file_id is not None:
