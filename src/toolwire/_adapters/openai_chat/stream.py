@@ -4,10 +4,17 @@
 Linear in the input: fragments are appended per tool-call index and parsed once.
 It does not use the SDK's `ChatCompletionStreamState`, which costs ~60x a bare
 accumulation, glues repeated ids and names, and raises on truncation.
+
+Choice 0 drives the events, as it drives `run_tool_calls`: with `n > 1` the other
+choices are folded silently, into `final_response()` only. The final response keeps
+what the non-streamed response would hold, built the way the SDK builds that one:
+reasoning text under the field name the server used, a legacy `function_call`, the
+logprobs of every chunk, and values outside the SDK's types as the server sent them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
@@ -22,6 +29,7 @@ from ..._streaming._events import (
 )
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
+from .._base import synthesized_id
 from .._mismatch import SKIP, TAKE, UNWRAP, StreamGate, is_sdk_type, mro_names
 from .adapter import ADAPTER, is_complete_json
 
@@ -35,23 +43,34 @@ _CUT = ("length", "content_filter")
 
 @dataclass(slots=True)
 class _ToolCall:
-    key: tuple[int, int]
-    """(choice index, the call's position among the choice's calls)."""
+    position: int
+    """The call's position among its choice's calls; in choice 0, its tracker key."""
     provider_index: int
     id: str | None = None
     name: str = ""
     kind: str = "function"
-    custom_input: list[str] = field(default_factory=list[str])
+    fragments: list[str] = field(default_factory=list[str])
+    """The text of a call of another choice than 0 (choice 0's is in the tracker)."""
     ended: StandardToolCall | None = None
+
+
+@dataclass(slots=True)
+class _FunctionCall:
+    """A legacy `delta.function_call` (the deprecated functions API)."""
+
+    name: str = ""
+    arguments: list[str] = field(default_factory=list[str])
 
 
 @dataclass(slots=True)
 class _Choice:
     content: list[str] = field(default_factory=list[str])
     refusal: list[str] = field(default_factory=list[str])
-    reasoning: list[str] = field(default_factory=list[str])
+    reasoning: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
+    """Reasoning fragments under each field name the server used."""
+    function_call: _FunctionCall | None = None
     finish_reason: str | None = None
-    logprobs: Any = None
+    logprobs: dict[str, Any] | None = None
     calls: list[_ToolCall] = field(default_factory=list[_ToolCall])
     by_index: dict[int, _ToolCall] = field(default_factory=dict[int, _ToolCall])
     """The latest call of each provider `index` (servers may reuse one index)."""
@@ -63,9 +82,12 @@ class ChatStreamAccumulator:
 
     def __init__(self) -> None:
         self._tracker = CallTracker()
+        """Choice 0's calls only: its events, indices and `completed_calls`."""
         self._choices: dict[int, _Choice] = {}
         self._header: dict[str, Any] | None = None
         self._usage: Any = None
+        self._reported_end: str | None = None
+        """The finish_reason of the last `TurnEnded`: a repeat reports nothing."""
 
     def completed_calls(self) -> list[StandardToolCall]:
         return list(self._tracker.completed)
@@ -112,27 +134,40 @@ class ChatStreamAccumulator:
             if delta.refusal:
                 state.refusal.append(delta.refusal)
             if type(delta) not in _NO_REASONING_FIELD or getattr(delta, "__pydantic_extra__", None):  # fmt: skip
-                reasoning = _reasoning(delta)
-                if isinstance(reasoning, str) and reasoning:
-                    state.reasoning.append(reasoning)
-                    if drives_events:
-                        events.append(NewReasoningDelta(reasoning))
-            for fragment in delta.tool_calls or ():
-                self._feed_tool_call(choice_index, state, fragment, events, drives_events)
-        if getattr(choice, "logprobs", None) is not None:
-            state.logprobs = choice.logprobs
+                _feed_reasoning(state, delta, events, drives_events)
+            tool_calls = delta.tool_calls
+            if tool_calls:
+                for fragment in tool_calls:
+                    self._feed_tool_call(choice_index, state, fragment, events, drives_events)
+            else:  # a fragment of a call is not also a legacy function_call
+                try:  # not getattr(..., None): twice the cost, on every text chunk
+                    function_call = delta.function_call
+                except AttributeError:  # a compatible library's delta without the field
+                    function_call = None
+                if function_call is not None:
+                    _feed_function_call(state, function_call)
+        logprobs = getattr(choice, "logprobs", None)
+        if logprobs is not None:
+            state.logprobs = _joined_logprobs(state.logprobs, logprobs)
         if choice.finish_reason is not None:
-            state.finish_reason = choice.finish_reason
-            cut = choice.finish_reason in _CUT
-            if state.open_call is not None:
-                ended = self._finish(state.open_call, cut)
-                if drives_events:
-                    events.append(ended)
+            self._end_choice(state, choice.finish_reason, events, drives_events)
+
+    def _end_choice(
+        self, state: _Choice, finish_reason: str, events: list[StreamEvent], emit: bool
+    ) -> None:
+        """Close the open call and end the turn. Some compatible servers repeat the
+        finish_reason on a trailing chunk (with the usage): `TurnEnded` is the last event
+        of a turn, so a repeat reports nothing; a different reason is reported, so the
+        last `TurnEnded` always agrees with `final_response()`."""
+        state.finish_reason = finish_reason
+        if state.open_call is not None:
+            ended = self._finish(state.open_call, finish_reason in _CUT, emit)
+            if ended is not None:
+                events.append(ended)
             state.open_call = None
-            if drives_events:
-                events.append(
-                    TurnEnded(choice.finish_reason, ADAPTER.turn_status(self._status_view(state)))
-                )
+        if emit and finish_reason != self._reported_end:
+            self._reported_end = finish_reason
+            events.append(TurnEnded(finish_reason, ADAPTER.turn_status(_status_view(state))))
 
     def _feed_tool_call(
         self,
@@ -164,13 +199,30 @@ class ChatStreamAccumulator:
             if fragment_id and not call.id:
                 call.id = fragment_id  # some backends send the id late; never glue repeats
         if function is not None:
-            delta = self._tracker.add(call.key, function.arguments)  # None if empty
-            if delta is not None and emit:
-                events.append(delta)
+            if emit:
+                delta = self._tracker.add(call.position, function.arguments)  # None if empty
+                if delta is not None:
+                    events.append(delta)
+            elif function.arguments:
+                call.fragments.append(function.arguments)
             return  # a fragment is of one kind: a function call's has no custom part
         custom = _custom_part(fragment)
-        if custom is not None and isinstance(custom.get("input"), str):
-            call.custom_input.append(custom["input"])
+        if custom is not None:
+            text = custom.get("input")
+            if isinstance(text, str):
+                self._add_custom_input(call, text, events, emit)
+
+    def _add_custom_input(
+        self, call: _ToolCall, text: str, events: list[StreamEvent], emit: bool
+    ) -> None:
+        """A custom call's input is reported as Responses reports it: argument deltas
+        whose `fragment` is the free text as is (no `string_delta`: it is not JSON)."""
+        if emit:
+            delta = self._tracker.add(call.position, text)  # None if empty
+            if delta is not None:
+                events.append(delta)
+        elif text:
+            call.fragments.append(text)
 
     def _start_call(
         self,
@@ -188,12 +240,12 @@ class ChatStreamAccumulator:
                 "order, to one ToolCallStream."
             )
         if state.open_call is not None:  # a new call starts: the previous one is whole
-            ended = self._finish(state.open_call, cut=False)
-            if emit:
+            ended = self._finish(state.open_call, cut=False, emit=emit)
+            if ended is not None:
                 events.append(ended)
         position = len(state.calls)
         call = _ToolCall(
-            key=(choice_index, position),
+            position=position,
             provider_index=position if index is None else index,
             id=fragment.id or None,
         )
@@ -207,37 +259,43 @@ class ChatStreamAccumulator:
         if index is not None:
             state.by_index[index] = call
         state.open_call = call
-        started = self._tracker.start(
-            call.key,
-            provider_index=call.provider_index,
-            call_id=call.id,
-            name=call.name,
-            kind="custom" if call.kind == "custom" else "function",
-        )
         if emit:
-            events.append(started)
+            events.append(
+                self._tracker.start(
+                    position,
+                    provider_index=call.provider_index,
+                    call_id=call.id,
+                    name=call.name,
+                    kind="custom" if call.kind == "custom" else "function",
+                )
+            )
         return call
 
-    def _finish(self, call: _ToolCall, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
-        if call.kind == "custom":
-            ended = self._tracker.finish(
-                call.key, truncated=cut, arguments="".join(call.custom_input)
-            )
+    def _finish(
+        self, call: _ToolCall, cut: bool, emit: bool
+    ) -> ToolCallCompleted | ToolCallTruncated | None:
+        """End a call: choice 0's through the tracker, which reports it; another
+        choice's silently (`None`), with the id choice 0's would get."""
+        if emit:
+            text = self._tracker.get(call.position).arguments
         else:
-            arguments = self._tracker.get(call.key).arguments
-            ended = self._tracker.finish(
-                call.key, truncated=cut and not is_complete_json(arguments)
-            )
-        call.ended = ended.call
-        return ended
-
-    def _status_view(self, state: _Choice) -> dict[str, Any]:
-        message: dict[str, Any] = {"role": "assistant", "content": None}
-        if state.refusal:
-            message["refusal"] = "".join(state.refusal)
-        if state.calls:
-            message["tool_calls"] = [{}]
-        return {"choices": [{"message": message, "finish_reason": state.finish_reason}]}
+            text = "".join(call.fragments)
+        # A custom call's free text cannot show where it stopped: the call being
+        # written when the limit hit is cut (the adapter's rule for the response).
+        truncated = cut if call.kind == "custom" else cut and not is_complete_json(text)
+        if emit:
+            ended = self._tracker.finish(call.position, truncated=truncated)
+            call.ended = ended.call
+            return ended
+        call.ended = StandardToolCall(
+            "custom" if call.kind == "custom" else "function",
+            call.id or synthesized_id(self._tracker.response_id, call.position),
+            call.name,
+            text,
+            not call.id,
+            truncated,
+        )
+        return None
 
     def final_response(self) -> ChatCompletion:
         from openai.types.chat import ChatCompletion
@@ -253,40 +311,59 @@ class ChatStreamAccumulator:
                 "(a dropped connection, a timeout, or the loop stopped reading). Its partial "
                 "content is not a response; send the request again."
             )
-        choices = [self._choice_dict(i, c) for i, c in sorted(self._choices.items())]
+        choices = [_choice_dict(i, c) for i, c in sorted(self._choices.items())]
         data: dict[str, Any] = {**self._header, "object": "chat.completion", "choices": choices}
         if self._usage is not None:
-            data["usage"] = (
-                self._usage.model_dump() if hasattr(self._usage, "model_dump") else self._usage
-            )
-        return ChatCompletion.model_validate(_without_none(data, keep={"content", "logprobs"}))
+            data["usage"] = _plain(self._usage)
+        # Built as the SDK builds the non-streamed response (openai's `construct`,
+        # recursive and lenient, not pydantic's): the values OpenAI-compatible servers
+        # send outside the SDK's types (a `finish_reason` "eos", a `service_tier`
+        # "on_demand", no `created`) are kept as sent, where validating would raise.
+        return ChatCompletion.construct(**_without_none(data, keep={"content", "logprobs"}))
 
-    def _choice_dict(self, index: int, state: _Choice) -> dict[str, Any]:
-        tool_calls: list[dict[str, Any]] = []
-        for call in state.calls:
-            ended = call.ended
-            assert ended is not None, "every call ends when it or its choice finishes"
-            if call.kind == "custom":
-                custom = {"name": ended.name, "input": ended.input}
-                tool_calls.append({"id": ended.id, "type": "custom", "custom": custom})
-            else:
-                function = {"name": ended.name, "arguments": ended.input}
-                tool_calls.append({"id": ended.id, "type": "function", "function": function})
-        message: dict[str, Any] = {
-            "role": "assistant",
-            "content": "".join(state.content) if state.content else None,
-        }
-        if state.refusal:
-            message["refusal"] = "".join(state.refusal)
-        if tool_calls:
-            message["tool_calls"] = tool_calls
-        logprobs = state.logprobs
-        return {
-            "index": index,
-            "message": message,
-            "finish_reason": state.finish_reason,
-            "logprobs": logprobs.model_dump() if hasattr(logprobs, "model_dump") else logprobs,
-        }
+
+def _status_view(state: _Choice) -> dict[str, Any]:
+    """As much of the choice as `turn_status` reads."""
+    message: dict[str, Any] = {"role": "assistant", "content": None}
+    if state.refusal:
+        message["refusal"] = "".join(state.refusal)
+    if state.calls:
+        message["tool_calls"] = [{}]
+    if state.function_call is not None:
+        message["function_call"] = {"name": state.function_call.name}
+    return {"choices": [{"message": message, "finish_reason": state.finish_reason}]}
+
+
+def _choice_dict(index: int, state: _Choice) -> dict[str, Any]:
+    tool_calls: list[dict[str, Any]] = []
+    for call in state.calls:
+        ended = call.ended
+        assert ended is not None, "every call ends when it or its choice finishes"
+        if call.kind == "custom":
+            custom = {"name": ended.name, "input": ended.input}
+            tool_calls.append({"id": ended.id, "type": "custom", "custom": custom})
+        else:
+            function = {"name": ended.name, "arguments": ended.input}
+            tool_calls.append({"id": ended.id, "type": "function", "function": function})
+    message: dict[str, Any] = {
+        "role": "assistant",
+        "content": "".join(state.content) if state.content else None,
+    }
+    if state.refusal:
+        message["refusal"] = "".join(state.refusal)
+    if state.function_call is not None:
+        arguments = "".join(state.function_call.arguments)
+        message["function_call"] = {"name": state.function_call.name, "arguments": arguments}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    for name, fragments in state.reasoning.items():  # extra fields, as the server named them
+        message[name] = "".join(fragments)
+    return {
+        "index": index,
+        "message": message,
+        "finish_reason": state.finish_reason,
+        "logprobs": state.logprobs,
+    }
 
 
 def _late_fragment(choice_index: int, call: _ToolCall, state: _Choice) -> StreamOrderError:
@@ -322,10 +399,28 @@ _NO_REASONING_FIELD: set[type] = set()
 """pydantic delta classes that declare none of `_REASONING_NAMES` (the SDK's own): their
 reasoning can only be an extra field, so a delta without extras (most chunks) has none
 and is not looked at further."""
+_NO_REASONING: tuple[tuple[str, str], ...] = ()
 
 
-def _reasoning(delta: object) -> object:
-    """The reasoning text of a delta, if the server sent any.
+def _feed_reasoning(state: _Choice, delta: object, events: list[StreamEvent], emit: bool) -> None:
+    """Keep the reasoning under each name the server sent it (the final message has it
+    there, as the non-streamed one does); the event reports the text once, even from a
+    server that sends it under both names."""
+    parts = _reasoning(delta)
+    if not parts:
+        return
+    for name, text in parts:
+        fragments = state.reasoning.get(name)
+        if fragments is None:
+            state.reasoning[name] = [text]
+        else:
+            fragments.append(text)
+    if emit:
+        events.append(NewReasoningDelta(parts[0][1]))
+
+
+def _reasoning(delta: object) -> tuple[tuple[str, str], ...]:
+    """(field name, text) for each reasoning field of a delta with text in it.
 
     The SDK's delta declares no such field, so it arrives as an extra field. Reading a
     missing attribute of a pydantic model raises inside pydantic (microseconds, on
@@ -342,13 +437,55 @@ def _reasoning(delta: object) -> object:
             _NO_REASONING_FIELD.add(kind)
     extra: Any = getattr(delta, "__pydantic_extra__", None)
     if not extra and not declared:
-        return None  # the SDK's own delta, without extras: most chunks
+        return _NO_REASONING  # the SDK's own delta, without extras: most chunks
     extra = extra or {}
+    parts: list[tuple[str, str]] = []
     for name in _REASONING_NAMES:
         value = getattr(delta, name, None) if name in declared else extra.get(name)
-        if value:
-            return value
-    return None
+        if isinstance(value, str) and value:
+            parts.append((name, value))
+    return tuple(parts)
+
+
+def _feed_function_call(state: _Choice, function_call: Any) -> None:
+    """A fragment of a legacy `function_call`: kept for the final message, where
+    `turn_status` and `assistant_messages` read it. It gets no call events: toolwire
+    does not dispatch it from a non-streamed response either."""
+    name = getattr(function_call, "name", None)
+    arguments = getattr(function_call, "arguments", None)
+    if not name and not arguments:
+        return  # an empty fragment starts nothing
+    call = state.function_call
+    if call is None:
+        call = state.function_call = _FunctionCall()
+    if name and not call.name:  # the first name: a repeat is not glued on
+        call.name = name
+    if arguments:
+        call.arguments.append(arguments)
+
+
+def _joined_logprobs(so_far: dict[str, Any] | None, logprobs: object) -> dict[str, Any] | None:
+    """Each chunk's logprobs hold the tokens of that chunk; the response's hold all of
+    them, in order (as the SDK's `ChatCompletionStreamState` joins them)."""
+    fields: Any = _plain(logprobs)
+    if not isinstance(fields, Mapping):
+        return so_far  # not the SDK's shape: nothing to join
+    joined: dict[str, Any] = {} if so_far is None else so_far
+    for key, value in cast("Mapping[str, Any]", fields).items():
+        have = joined.get(key)
+        if isinstance(value, list) and isinstance(have, list):
+            cast("list[Any]", have).extend(cast("list[Any]", value))
+        elif isinstance(value, list):  # a copy: the next chunks' tokens are appended to it
+            joined[key] = list(cast("list[Any]", value))
+        elif key not in joined:
+            joined[key] = value
+    return joined
+
+
+def _plain(value: object) -> object:
+    """An SDK model as the fields it was given (what the server sent), for `construct`."""
+    dump = getattr(value, "model_dump", None)
+    return value if dump is None else dump(exclude_unset=True)
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:
