@@ -181,11 +181,15 @@ def test_a_root_that_is_not_an_object_raises() -> None:
 
 def test_output_format_is_a_json_output_format_param() -> None:
     """`model_tool_format("anthropic")` is the value for output_config={"format": ...}: the
-    compiled schema, with no name and no strict flag (Anthropic's format has neither)."""
+    compiled schema with the docstring at its root, with no name and no strict flag
+    (Anthropic's format has neither, so the root is where the instructions go)."""
     fmt = get_time.model_tool_format("anthropic")
     assert fmt == {
         "type": "json_schema",
-        "schema": _function_spec(get_time, "anthropic").parameters,
+        "schema": {
+            "description": "Get the local time in a city.",
+            **_function_spec(get_time, "anthropic").parameters,
+        },
     }
     assert undefined_keys(fmt, JSONOutputFormatParam) == []
 

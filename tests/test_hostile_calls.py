@@ -777,7 +777,7 @@ def check_native(api: Api, results: list[ToolCallResult[Any]]) -> None:
             "content": result.result_content,
         }
         item = result.output_item
-        assert (item["type"], item["call_id"], item["output"]) == (
+        assert (item["type"], item.get("call_id"), item["output"]) == (
             "function_call_output" if result.type == "function" else "custom_tool_call_output",
             result.call_id,
             result.result_content,

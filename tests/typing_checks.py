@@ -171,3 +171,22 @@ if TYPE_CHECKING:
         history.extend(tool_result_messages(results, "chat.completions", media="message"))
         client.chat.completions.create(model="m", messages=history)
         assert_type(media_report(results, "gemini"), MediaReport)
+
+    from anthropic.types import ToolResultBlockParam
+    from openai.types.chat import ChatCompletionToolMessageParam
+    from openai.types.responses import ResponseCustomToolCallOutputParam
+    from openai.types.responses.response_input_param import FunctionCallOutput
+
+    def native_forms(result: ToolCallResult[float]) -> None:
+        """Each result's native forms are the SDKs' own param types (they were `Any`), and
+        go where those APIs take them."""
+        assert_type(result.tool_message, ChatCompletionToolMessageParam)
+        assert_type(result.output_item, FunctionCallOutput | ResponseCustomToolCallOutputParam)
+        assert_type(result.tool_result_block, ToolResultBlockParam)
+        assert_type(result.function_response_part, genai_types.Part)
+        chat: list[ChatCompletionMessageParam] = [result.tool_message]
+        items: list[ResponseInputItemParam] = [result.output_item]
+        messages: list[MessageParam] = [{"role": "user", "content": [result.tool_result_block]}]
+        contents = [genai_types.Content(role="user", parts=[result.function_response_part])]
+        result.tool_message["no_such_key"]  # pyright: ignore[reportGeneralTypeIssues]
+        del chat, items, messages, contents

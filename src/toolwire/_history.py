@@ -14,7 +14,7 @@ With these, one loop shape fits all four APIs::
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from typing_extensions import TypeAliasType
 
@@ -22,7 +22,8 @@ from ._adapters import adapter
 from ._adapters._base import TurnStatus
 from ._api import Api, check_api
 from ._media import MediaPlacement, MediaReport, plan
-from ._result import ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
+from .exceptions import UnexpectedObjectError
 
 if TYPE_CHECKING:
     from anthropic.types import Message, MessageParam
@@ -166,7 +167,14 @@ def tool_result_messages(
         return []
     if media not in ("native", "message"):
         raise ValueError(f"media must be 'native' or 'message', not {media!r}.")
-    return adapter(check_api(api)).tool_result_messages(results, media)
+    render = adapter(check_api(api)).tool_result_messages
+    try:
+        return render(results, media)
+    except (AttributeError, TypeError):  # checked only once rendering failed
+        mistake = _not_results(results, "tool_result_messages", api)
+        if mistake is None:
+            raise
+        raise mistake from None
 
 
 def media_report(
@@ -176,7 +184,53 @@ def media_report(
     of the results, and why when not inside the result; `report.undelivered` lists the
     ones the API takes nowhere (the model reads a note about each instead)."""
     rule = adapter(check_api(api)).place_media
-    return MediaReport(api, tuple(plan(results, api, rule, media)))
+    try:
+        return MediaReport(api, tuple(plan(results, api, rule, media)))
+    except (AttributeError, TypeError):  # checked only once planning failed
+        mistake = _not_results(results, "media_report", api)
+        if mistake is None:
+            raise
+        raise mistake from None
+
+
+def _not_results(results: object, function: str, api: Api) -> UnexpectedObjectError | None:
+    """The error for `results` that is not a sequence of results (a response, one result,
+    a list of calls...), saying what to pass; None when it is one (the failure lies
+    elsewhere)."""
+    fix = "pass the list that group.run_tool_calls(response, context) returned"
+    kind = type(results).__name__
+    if isinstance(results, ToolCallSuccess | ToolCallFailure):
+        return UnexpectedObjectError(
+            f"{function}() takes the results of a turn, not one {kind}: "
+            f"{fix}, whole (every call of a turn is answered at once)."
+        )
+    if not isinstance(results, Sequence) or isinstance(results, str | bytes):
+        return UnexpectedObjectError(
+            f"{function}() takes the results of a turn, not {_described(results)}: {fix} "
+            f"(the response itself goes to assistant_messages(response, {api!r}))."
+        )
+    items = cast("Sequence[object]", results)
+    for index, item in enumerate(items):
+        if not isinstance(item, ToolCallSuccess | ToolCallFailure):
+            return UnexpectedObjectError(
+                f"{function}() takes the results of a turn, but item [{index}] of this "
+                f"{kind} is {_described(item)}: {fix}."
+            )
+    return None
+
+
+def _described(obj: object) -> str:
+    """`obj`'s kind in a few words: 'an openai ChatCompletion', 'a dict', 'a str'."""
+    kind = type(obj)
+    package = kind.__module__.split(".")[0]
+    if package in ("openai", "anthropic", "google"):
+        package = "google-genai" if package == "google" else package
+        return f"{_article(package)} {package} {kind.__name__}"
+    return f"{_article(kind.__name__)} {kind.__name__}"
+
+
+def _article(word: str) -> str:
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 @overload

@@ -7,14 +7,21 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, overload
 
 from typing_extensions import TypeAliasType, TypeVar
 
-from ._adapters.anthropic.results import tool_result_block
-from ._adapters.gemini.results import function_response_part
-from ._adapters.openai_chat.results import tool_message
-from ._adapters.openai_responses.results import output_item
 from ._parts import ResultPart, ToolContent
 
 if TYPE_CHECKING:
+    from anthropic.types import ToolResultBlockParam
+    from google.genai.types import Part
+    from openai.types.chat import ChatCompletionToolMessageParam
+    from openai.types.responses import ResponseCustomToolCallOutputParam
+    from openai.types.responses.response_input_param import FunctionCallOutput
+
     from ._call import AnyToolCall
+else:  # the renderers behind each result's native forms (none imports its SDK here)
+    from ._adapters.anthropic.results import tool_result_block as _tool_result_block
+    from ._adapters.gemini.results import function_response_part as _function_response_part
+    from ._adapters.openai_chat.results import tool_message as _tool_message
+    from ._adapters.openai_responses.results import output_item as _output_item
 
 __all__ = [
     "HandlerResult",
@@ -74,21 +81,47 @@ class _ResultBase:
 
     __slots__ = ()
 
-    tool_message = property(
-        tool_message, doc='Chat Completions: the `role="tool"` message answering this call.'
-    )
-    output_item = property(
-        output_item,
-        doc="Responses: the `function_call_output` (or `custom_tool_call_output`) input item.",
-    )
-    tool_result_block = property(
-        tool_result_block,
-        doc="Anthropic: the `tool_result` block (with `is_error: true` on failures).",
-    )
-    function_response_part = property(
-        function_response_part,
-        doc='Gemini: the `function_response` Part (output under "output", errors under "error").',
-    )
+    if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
+
+        @property
+        def tool_message(self) -> ChatCompletionToolMessageParam:
+            """Chat Completions: the `role="tool"` message answering this call."""
+            ...
+
+        @property
+        def output_item(self) -> FunctionCallOutput | ResponseCustomToolCallOutputParam:
+            """Responses: the `function_call_output` (or `custom_tool_call_output`) input
+            item."""
+            ...
+
+        @property
+        def tool_result_block(self) -> ToolResultBlockParam:
+            """Anthropic: the `tool_result` block (with `is_error: true` on failures)."""
+            ...
+
+        @property
+        def function_response_part(self) -> Part:
+            """Gemini: the `function_response` Part (output under "output", errors under
+            "error")."""
+            ...
+
+    else:  # at run time: the renderers themselves, with no call in between
+        tool_message = property(
+            _tool_message, doc='Chat Completions: the `role="tool"` message answering this call.'
+        )
+        output_item = property(
+            _output_item,
+            doc="Responses: the `function_call_output` (or `custom_tool_call_output`) input item.",
+        )
+        tool_result_block = property(
+            _tool_result_block,
+            doc="Anthropic: the `tool_result` block (with `is_error: true` on failures).",
+        )
+        function_response_part = property(
+            _function_response_part,
+            doc='Gemini: the `function_response` Part (output under "output", errors under '
+            '"error").',
+        )
 
 
 @dataclass(slots=True, init=False)

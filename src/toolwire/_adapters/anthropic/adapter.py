@@ -84,7 +84,12 @@ class AnthropicAdapter:
         return definitions
 
     def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
-        return {"type": "json_schema", "schema": _object_schema(spec)}
+        # The format has no name or description field: the model's docstring goes at the
+        # schema's root, where the SDK's own transform_schema keeps it too.
+        schema: dict[str, Any] = _object_schema(spec)
+        if spec.description and "description" not in schema:
+            schema = {"description": spec.description, **schema}
+        return {"type": "json_schema", "schema": schema}
 
     # -- calls in ------------------------------------------------------------------
 
@@ -170,7 +175,7 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
         role, content, message_id, stop_reason = sdk.role, sdk.content, sdk.id, sdk.stop_reason
     elif isinstance(response, Mapping):
         data = cast("Mapping[str, Any]", response)
-        if _CHAT_KEYS & data.keys():
+        if _CHAT_KEYS & data.keys() or _is_foreign_turn(data):
             raise wrong_object(data, "anthropic", _EXPECTED)
         role, content = data.get("role", "assistant"), data.get("content")
         message_id, stop_reason = data.get("id"), data.get("stop_reason")
@@ -206,6 +211,23 @@ _IS_MESSAGE: dict[type, bool] = {}
 """SDK class -> whether it is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
 _CHAT_KEYS = frozenset({"tool_calls", "function_call", "refusal", "choices"})
 """Keys of a Chat Completions message or response, which an Anthropic message never has."""
+
+
+def _is_foreign_turn(data: Mapping[str, Any]) -> bool:
+    """Whether a dict that is neither a Message (`type="message"`) nor an assistant
+    message param is another API's response or turn (a Responses `Response`, a Gemini
+    response, candidate or `Content`...): read as a message, it would be a turn without
+    calls, ending the caller's loop in silence."""
+    if data.get("type") == "message" or data.get("role") == "assistant":
+        return False
+    if isinstance(data.get("content"), Mapping):
+        return True  # a Gemini candidate (its Content where the blocks would be)
+    from .. import api_of
+
+    try:
+        return api_of(cast(object, data)) != "anthropic"
+    except ToolwireError:
+        return False  # nothing another API has: read (and checked) as a message param
 
 
 def _described(kind: str, role: object) -> str:

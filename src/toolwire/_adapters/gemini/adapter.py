@@ -345,7 +345,11 @@ def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
         return _Turn(_get(candidate, "content"), response_id, finish, block, True)
     if "parts" in data:
         return _Turn(data, None, None, None, True)
-    if "content" in data and (data["content"] is None or isinstance(data["content"], Mapping)):
+    if (
+        "content" in data
+        and "role" not in data  # a candidate has none: a chat message, content None, has one
+        and (data["content"] is None or isinstance(data["content"], Mapping))
+    ):
         finish = _text(_get(data, "finish_reason", "finishReason"))
         return _Turn(data["content"], None, finish, None, True)
     if _get(data, "prompt_feedback", "promptFeedback") is not None:

@@ -264,11 +264,23 @@ def _shape_of_dict(data: Mapping[str, Any]) -> str:
             return _MESSAGE
         return _OTHER  # content blocks of another API (Anthropic tool_use, thinking...)
     if isinstance(role, str):
+        if _another_apis(data):
+            return _OTHER  # a Gemini Content (role "model"): the error names its API
         raise UnexpectedObjectError(
             f"Expected {_EXPECTED}, got a {role!r} message. Pass the assistant turn: the "
             "ChatCompletion the client returned, or its choices[0].message."
         )
     return _OTHER
+
+
+def _another_apis(data: Mapping[str, Any]) -> bool:
+    """Whether a dict that is not an assistant message belongs to another API."""
+    from .. import api_of
+
+    try:
+        return api_of(cast(object, data)) != _API
+    except ToolwireError:
+        return False
 
 
 def _read_call(

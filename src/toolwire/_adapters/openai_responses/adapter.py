@@ -285,6 +285,8 @@ def _read_items(
 
 
 _EXPECTED_ITEM = "a Responses output item (from response.output, or its dict form)"
+_ANTHROPIC_KEYS = frozenset({"stop_reason", "stop_sequence", "model", "usage"})
+"""Keys of an Anthropic `Message` dict that no Responses message item has."""
 _FOREIGN_TYPES: dict[type, bool] = {}
 
 
@@ -294,8 +296,8 @@ def _is_foreign(item: object, kind: object) -> bool:
     SDK (an Anthropic `Message` has `type="message"` too), or a dict whose unknown `type`
     another API uses."""
     if isinstance(item, Mapping):
-        if kind in ITEM_TYPES:
-            return False
+        if kind in ITEM_TYPES and not (kind == "message" and _ANTHROPIC_KEYS & item.keys()):
+            return False  # (an Anthropic Message dict has `type="message"` too)
         from .. import api_of
 
         try:
