@@ -177,16 +177,21 @@ def test_whole_response_and_single_call() -> None:
         asyncio.run(group.run_tool_call(calls({"label": "y", "fail": "crash"})[0], probe))
 
 
-def test_sync_handler_in_aio_tool_is_a_clear_error() -> None:
-    """An aio tool whose handler is not async fails with a message saying what to do."""
+def test_a_handler_made_plain_after_definition_is_a_clear_error() -> None:
+    """A plain handler is refused when the class is defined (tests/test_aio_policy_fixes);
+    one swapped in afterwards still fails its call with a message saying what to do."""
 
-    class NotAsync(BaseFunctionToolModel[None, None]):
-        def model_tool_handler(self, context: None) -> tuple[str, None]:  # pyright: ignore[reportIncompatibleMethodOverride]
+    class LaterPlain(BaseFunctionToolModel[None, None]):
+        async def model_tool_handler(self, context: None) -> tuple[str, None]:
             return "x", None
 
+    def plain(self: LaterPlain, context: None) -> tuple[str, None]:
+        return "x", None
+
+    setattr(LaterPlain, "model_tool_handler", plain)  # noqa: B010 (what a monkeypatch does)
     with pytest.raises(TypeError, match="is not async"):
         asyncio.run(
-            NotAsync.model_tool_run_tool_call(
-                StandardToolCall("function", "c", "NotAsync", "{}"), None
+            LaterPlain.model_tool_run_tool_call(
+                StandardToolCall("function", "c", "LaterPlain", "{}"), None
             )
         )

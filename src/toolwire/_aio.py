@@ -4,6 +4,7 @@ batch's handlers run concurrently."""
 from __future__ import annotations
 
 import asyncio
+import heapq
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
@@ -163,14 +164,31 @@ class ToolGroup(
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` concurrently; one result per call, in call order.
 
-        All calls are validated before any handler starts. `max_concurrency` bounds how
-        many handlers run at once; `timeout` (seconds) cancels a handler that runs
-        longer and answers its call with a "timeout" failure. If a handler raises
-        something other than `ErrorForLLMToSee`, handlers already running finish, queued
-        ones do not start, and `ToolBatchError` is raised (or, with
-        `unexpected_errors="fail"`, the call gets a generic failure and the batch goes
-        on). Cancelling the batch cancels its handlers and waits for them to stop.
-        `hooks`: your code before and after each handler runs (see `ToolHooks`).
+        All calls are validated before any handler starts. `timeout` (seconds) cancels a
+        handler that runs longer and answers its call with a "timeout" failure (a tool's
+        `model_tool_timeout` wins). The calls of a `model_tool_sequential` tool run one
+        at a time in call order: each later one waits until the one ahead of it has
+        finished.
+
+        Without `max_concurrency`, every call that waits for nothing starts at once:
+        each call of the other tools and the first call of each sequential tool.
+        `max_concurrency=n` lets at most n handlers run at once; a free slot goes to
+        the waiting call that comes first in call order (`max_concurrency=1` runs the
+        batch in call order).
+
+        If a handler (or a validator) raises something other than `ErrorForLLMToSee`,
+        handlers already running finish and `ToolBatchError` is raised. A call still
+        waiting when the exception was recorded never starts (it is in
+        `error.not_run`), nor do the later calls of its tool. Whether it was still
+        waiting is decided at its turn, not by task scheduling: when the call ahead of
+        it (a sequential tool's) finished, or when a slot came free for it. So without
+        `max_concurrency` only the later calls of sequential tools can be left not run.
+        (A validator's exception is recorded before any handler starts: then, with
+        `max_concurrency`, no call starts; without it, the calls that wait for nothing
+        still do.)
+        With `unexpected_errors="fail"`, the call gets a generic failure instead and the
+        batch goes on. Cancelling the batch cancels its handlers and waits for them to
+        stop. `hooks`: your code before and after each handler runs (see `ToolHooks`).
         """
         _check_concurrency(max_concurrency)
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
@@ -378,27 +396,43 @@ class _Batch:
     ) -> list[Any]:
         self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
         self.run_call = self._invoke if self.watch is None else self._observed
-        gate = asyncio.Semaphore(max_concurrency) if max_concurrency is not None else None
         start = asyncio.get_running_loop().create_task  # ensure_future re-checks each coroutine
-        tasks: list[asyncio.Task[None]] = []
+        others: list[tuple[int, ToolModel]] = []  # the calls of tools that are not sequential
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
             if isinstance(item, ToolCallFailure):
                 self.results[index] = item
             elif isinstance(item, Crashed):  # its validation raised: it never starts
                 self._unexpected(index, item.error, unexpected_errors)
-            elif item.model_tool_sequential:
+            elif item.model_tool_sequential:  # one task per sequential tool, in call order
                 in_order.setdefault(type(item), []).append((index, item))
-            elif gate is None:
-                tasks.append(start(self.run_call(index, item, context, unexpected_errors, timeout)))
             else:
+                others.append((index, item))
+        if not others and not in_order:
+            return self._outcome()
+        # Tasks take their first steps in the order they are made: the other tools'
+        # calls, then each sequential tool's chain.
+        tasks: list[asyncio.Task[None]] = []
+        if max_concurrency is None:
+            for index, item in others:
+                tasks.append(start(self.run_call(index, item, context, unexpected_errors, timeout)))
+            for calls in in_order.values():
+                tasks.append(start(self._in_order(calls, context, unexpected_errors, timeout)))
+        else:
+            lanes = [*([call] for call in others), *in_order.values()]
+            slots = _Slots(max_concurrency, self)
+            # Every call that waits for nothing asks for its slot now, in call order and
+            # before any handler runs: which calls get the first slots is fixed here.
+            tickets = {first: slots.ask(first) for first in sorted(lane[0][0] for lane in lanes)}
+            for lane in lanes:
+                ticket = tickets[lane[0][0]]
                 tasks.append(
-                    start(self._gated(index, item, context, unexpected_errors, gate, timeout))
+                    start(self._gated(lane, ticket, slots, context, unexpected_errors, timeout))
                 )
-        for calls in in_order.values():  # one task per sequential tool runs its calls in order
-            tasks.append(start(self._in_order(calls, context, unexpected_errors, gate, timeout)))
-        if tasks:
-            await _wait_all(tasks)
+        await _wait_all(tasks)
+        return self._outcome()
+
+    def _outcome(self) -> list[Any]:
         if any(error is not None for error in self.errors):
             raise batch_error(self.calls, self.results, self.errors) from None
         return self.results
@@ -408,29 +442,43 @@ class _Batch:
         calls: list[tuple[int, ToolModel]],
         context: Any,
         unexpected_errors: UnexpectedErrors,
-        gate: asyncio.Semaphore | None,
         timeout: float | None,
     ) -> None:
-        for index, tool in calls:
-            if self.stopped:  # an unexpected error stopped the batch: the rest never start
+        """A sequential tool's calls, one after another. The first starts at once, like
+        every call that waits for nothing; each later one only if no unexpected error was
+        recorded by the time the one ahead of it finished (checked right then, in the
+        same step)."""
+        for position, (index, tool) in enumerate(calls):
+            if position and self.stopped:  # an unexpected error stopped the batch
                 return
-            if gate is None:
-                await self.run_call(index, tool, context, unexpected_errors, timeout)
-            else:
-                await self._gated(index, tool, context, unexpected_errors, gate, timeout)
+            await self.run_call(index, tool, context, unexpected_errors, timeout)
 
     async def _gated(
         self,
-        index: int,
-        tool: ToolModel,
+        calls: list[tuple[int, ToolModel]],
+        ticket: asyncio.Future[bool],
+        slots: _Slots,
         context: Any,
         unexpected_errors: UnexpectedErrors,
-        gate: asyncio.Semaphore,
         timeout: float | None,
     ) -> None:
-        async with gate:
-            if not self.stopped:
+        """`calls` (one call, or a sequential tool's calls) one after another, each in a
+        slot of `slots`; `ticket` is the first call's. A call whose turn came after an
+        unexpected error does not start, nor do the ones after it."""
+        last = len(calls) - 1
+        for position, (index, tool) in enumerate(calls):
+            if not await _turn(ticket, slots):
+                return
+            try:
                 await self.run_call(index, tool, context, unexpected_errors, timeout)
+            except BaseException:
+                slots.release()
+                raise
+            if position < last:
+                # Ask before giving the slot back, so the slot can go to the next call
+                # if it comes first in call order among those waiting.
+                ticket = slots.ask(calls[position + 1][0])
+            slots.release()
 
     async def _invoke(
         self,
@@ -502,6 +550,54 @@ class _Batch:
         else:
             self.errors[index] = error
             self.stopped = True
+
+
+class _Slots:
+    """`max_concurrency`: at most `n` handlers run at once. A call asks for a slot with
+    its call index; a free slot goes to the waiting call that comes first in call order.
+    Whether that call may start is decided when it gets the slot: not once the batch
+    has stopped on an unexpected error."""
+
+    __slots__ = ("_batch", "_free", "_waiting")
+
+    def __init__(self, n: int, batch: _Batch) -> None:
+        self._free = n
+        self._batch = batch
+        self._waiting: list[tuple[int, asyncio.Future[bool]]] = []  # a heap by call index
+
+    def ask(self, index: int) -> asyncio.Future[bool]:
+        """The turn of call `index`: a future that becomes True when the call holds a
+        slot, or False when it must not start."""
+        ticket: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._waiting, (index, ticket))
+        self._hand_out()
+        return ticket
+
+    def release(self) -> None:
+        """A call holding a slot is done with it."""
+        self._free += 1
+        self._hand_out()
+
+    def _hand_out(self) -> None:
+        while self._waiting and (self._free or self._batch.stopped):
+            _, ticket = heapq.heappop(self._waiting)
+            if ticket.done():  # its task was cancelled while it waited
+                continue
+            if self._batch.stopped:
+                ticket.set_result(False)
+            else:
+                self._free -= 1
+                ticket.set_result(True)
+
+
+async def _turn(ticket: asyncio.Future[bool], slots: _Slots) -> bool:
+    """Wait for a call's turn: True when it holds a slot, False when it must not start."""
+    try:
+        return await ticket
+    except asyncio.CancelledError:
+        if ticket.done() and not ticket.cancelled() and ticket.result():
+            slots.release()  # the slot came just before the cancellation: pass it on
+        raise
 
 
 async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:

@@ -13,7 +13,9 @@ import json
 import sys
 import warnings
 from collections.abc import Callable
+from functools import partial, partialmethod
 from textwrap import dedent
+from types import MethodType
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
 from weakref import WeakKeyDictionary, WeakSet
 
@@ -116,6 +118,8 @@ class ToolModel(pydantic.BaseModel):
                 "return a coroutine nobody awaits). Import BaseFunctionToolModel / "
                 "BaseCustomToolModel and ToolGroup from toolwire.aio instead."
             )
+        if getattr(cls, "_toolwire_namespace", None) == "aio":
+            _refuse_plain_handler(cls)
         if (
             getattr(cls, "_toolwire_namespace", None) == "core"
             and getattr(cls, "model_tool_timeout", None) is not None
@@ -194,6 +198,49 @@ class ToolModel(pydantic.BaseModel):
                 stacklevel=4,
             )
         return dedent(description or "").strip()
+
+
+def _refuse_plain_handler(cls: type) -> None:
+    """Raise `ToolDefinitionError` if the handler of `cls`, a toolwire.aio tool, would not
+    give an awaitable: a plain one would run (side effects and all) and only then fail
+    its call, which the model is told to retry. A handler that is still abstract is
+    left to the concrete subclasses (each is checked when defined)."""
+    owner = next(c for c in cls.__mro__ if "model_tool_handler" in c.__dict__)
+    handler = owner.__dict__["model_tool_handler"]  # as defined: not bound, not unwrapped
+    if getattr(handler, "__isabstractmethod__", False) or _is_async_callable(handler):
+        return
+    where = "" if owner is cls else f" (inherited from {owner.__qualname__})"
+    raise ToolDefinitionError(
+        f"{cls.__name__}.model_tool_handler{where} is not `async def`, but {cls.__name__} is "
+        "a toolwire.aio tool, whose handlers are awaited (a plain one would run, then fail "
+        "its call, and the model would be told to call again). Define `async def "
+        "model_tool_handler` (a decorator's wrapper counts when it is `async def` or wraps "
+        "one with functools.wraps), or import BaseFunctionToolModel / BaseCustomToolModel "
+        "and ToolGroup from toolwire.core instead."
+    )
+
+
+def _is_async_callable(handler: object) -> bool:
+    """Whether calling `handler` gives an awaitable, judged from its definition (it is not
+    called): an `async def` function (or one marked with `inspect.markcoroutinefunction`),
+    found through `staticmethod`, `classmethod`, bound methods, `functools.partial` and
+    `partialmethod`, decorators that keep `__wrapped__` (`functools.wraps`), and the
+    `__call__` of a callable object. A plain function that merely returns a coroutine
+    does not count: nothing short of calling it would tell."""
+    for _ in range(100):  # a `__wrapped__` chain that never ends is not async either
+        if inspect.iscoroutinefunction(handler):
+            return True
+        if isinstance(handler, staticmethod | classmethod | MethodType):
+            handler = cast(Any, handler).__func__
+        elif isinstance(handler, partial | partialmethod):
+            handler = cast(Any, handler).func
+        elif hasattr(handler, "__wrapped__"):
+            handler = cast(Any, handler).__wrapped__
+        elif callable(handler) and not isinstance(handler, type) and not inspect.isroutine(handler):
+            handler = type(handler).__call__
+        else:
+            return False
+    return False
 
 
 _WARNED_UNDESCRIBED: WeakSet[type] = WeakSet()
