@@ -224,14 +224,24 @@ class ToolGroup(
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
-        `pending.refuse(reason)`) answers its call as is."""
+        `pending.refuse(reason)`) answers its call as is.
+
+        A `PendingCall` runs at most once, with the tool it was validated with: one
+        already given to `run_pending`, or listed twice, raises `PendingCallError` before
+        any handler runs; one whose tool left this group gets the "invalid_name" failure
+        `run_tool_calls` gives; one whose name now belongs to another tool class raises
+        `PendingCallError` (refuse it, or run it with the group that prepared it)."""
         _check_concurrency(max_concurrency)
-        calls, items = prepared_items(decided)
+        calls, items = prepared_items(decided, self)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
 
     def load_pending(
-        self, text: str, *, limits: ArgumentLimits = DEFAULT_LIMITS
+        self,
+        text: str,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        changed: Literal["raise", "refuse"] = "raise",
     ) -> list[
         PendingCall[
             BaseFunctionToolModel[ContextIn, ContextOut]
@@ -239,8 +249,12 @@ class ToolGroup(
         ]
     ]:
         """Pending calls stored with `dump_pending`, validated again with this group's
-        tools. Raises `PendingCallError` if a tool changed since."""
-        return load_pending(self, text, limits)
+        tools. A call whose tool changed since (its arguments changed, it left the group,
+        or a tool of its name was added) never runs: by default `PendingCallError` is
+        raised, its `.calls` holding every such call; with `changed="refuse"` each comes
+        back in its place answered with a "refused" failure, and the rest of the batch
+        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
+        return load_pending(self, text, limits, changed)
 
     async def run_with_approval(
         self,

@@ -4,27 +4,31 @@ Between "the model asked" and "the handler ran" the caller may ask a person, ref
 call, or wait days for an answer. `PendingCall` is one validated call waiting for that
 decision; a list of them serializes to JSON, and restoring re-validates each call with
 the group's current tool, refusing (with `PendingCallError`) a tool whose name or schema
-changed meanwhile: what was approved is exactly what runs.
+changed meanwhile: what was approved is exactly what runs. A `PendingCall` runs at most
+once, and only with the tool it was validated with.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Generic, cast
+from dataclasses import dataclass, field
+from typing import Any, Generic, Literal, cast
 
 from typing_extensions import TypeVar
 
 from ._call import StandardToolCall
-from ._limits import ArgumentLimits
-from ._pipeline import Crashed, prepare_all
+from ._feedback import shown
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._pipeline import Crashed, prepare, prepare_all
 from ._result import ToolCallFailure
 from ._tool import FunctionToolModel, ToolModel
 from .exceptions import PendingCallError
 
 __all__ = [
+    "ChangedTools",
     "PendingCall",
     "decide",
     "dump_pending",
@@ -35,12 +39,21 @@ __all__ = [
 
 Tool = TypeVar("Tool", bound=ToolModel, default=ToolModel, covariant=True)
 
+ChangedTools = Literal["raise", "refuse"]
+"""What `load_pending` does with a stored call whose tool changed since it was validated
+(its arguments changed, it left the group, or a tool of its name was added): "raise"
+(default) raises `PendingCallError` naming every such call; "refuse" restores the batch
+with, in each such call's place, a `PendingCall` that cannot run and is answered with a
+"refused" failure telling the model its tool changed."""
+
 _FORMAT = "toolwire.pending/1"
 
 DEFAULT_REFUSAL = (
     "The user did not approve this call, so it was not run. Do not try it again unless "
     "the user asks for it."
 )
+
+_CLAIMING = threading.Lock()  # makes "not run yet? then it is mine" one step across threads
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -55,13 +68,19 @@ class PendingCall(Generic[Tool]):
             arguments, truncated), or None when it can run.
 
     Run it with `group.run_pending([...])`, refuse it with `pending.refuse(reason)`,
-    or keep it for later with `group.dump_pending([...])`.
+    or keep it for later with `group.dump_pending([...])`. It runs at most once: a
+    `PendingCall` given to `run_pending` is answered by that run (its result, or the
+    `ToolBatchError` it raised), and giving it to `run_pending` again, or twice in one
+    list, raises `PendingCallError` before any handler runs.
     """
 
     call: StandardToolCall
     tool: Tool | None
     failure: ToolCallFailure | None
     _prepared: object
+    _validated_with: type[ToolModel] | None = None  # the group's tool of that name then
+    _stored_schema: str | None = None  # a stale stored call's fingerprint, kept for dumps
+    _claimed: bool = field(default=False, init=False, repr=False)
 
     @property
     def needs_approval(self) -> bool:
@@ -96,30 +115,71 @@ def pending_calls(
 ) -> list[PendingCall[Any]]:
     """Validate every call without running anything: one `PendingCall` per call."""
     return [
-        _pending(call, item)
+        _pending(call, item, tools.get(call.name))
         for call, item in zip(calls, prepare_all(tools, calls, limits), strict=True)
     ]
 
 
-def _pending(call: StandardToolCall, item: object) -> PendingCall[Any]:
+def _pending(
+    call: StandardToolCall, item: object, tool: type[ToolModel] | None
+) -> PendingCall[Any]:
     if isinstance(item, ToolCallFailure):
-        return PendingCall(call, None, item, item)
+        return PendingCall(call, None, item, item, tool)
     if isinstance(item, Crashed):  # its validator raised: the batch policy decides at run
-        return PendingCall(call, None, None, item)
-    return PendingCall(call, cast(ToolModel, item), None, item)
+        return PendingCall(call, None, None, item, tool)
+    return PendingCall(call, cast(ToolModel, item), None, item, tool)
 
 
 def prepared_items(
     decided: Sequence[PendingCall[Any] | ToolCallFailure],
+    tools: Mapping[str, type[ToolModel]] | None = None,
 ) -> tuple[list[StandardToolCall], list[Any]]:
     """The calls and the batch's prepared items for `run_pending`: a refusal (or any
-    failure you made) answers its call as is; a pending call runs if it can."""
+    failure you made) answers its call as is; a pending call runs if it can.
+
+    `tools` is the group that runs the batch: a pending call that would run, whose
+    tool is no longer in it, gets the "invalid_name" failure `run_tool_calls` gives; one
+    whose name now belongs to another tool class raises `PendingCallError` (what was
+    validated and approved is not what would run). With `tools=None` that check is
+    skipped. A pending call given twice, or already given to a `run_pending`, raises
+    `PendingCallError`. Everything raises before any handler runs; once this returns,
+    every pending call of `decided` is used up.
+    """
     calls: list[StandardToolCall] = []
     items: list[Any] = []
+    pending: list[PendingCall[Any]] = []
+    listed: set[int] = set()
     for entry in decided:
         if isinstance(entry, PendingCall):
-            calls.append(entry.call)
-            items.append(entry._prepared)
+            call = entry.call
+            if id(entry) in listed:
+                raise PendingCallError(
+                    f"The pending call {call.id!r} to {call.name!r} is listed twice in this "
+                    "run_pending, which would answer its id twice (the API rejects that). "
+                    "List each PendingCall once: the call itself to run it, or one answer "
+                    "in its place (e.g. `pending.refuse(reason)`).",
+                    calls=(call,),
+                )
+            listed.add(id(entry))
+            pending.append(entry)
+            item = entry._prepared
+            if tools is not None and not isinstance(item, ToolCallFailure):
+                now = tools.get(call.name)
+                if now is None:  # the model's call names a tool the group no longer has
+                    item = prepare(None, call, DEFAULT_LIMITS, tools)
+                elif now is not entry._validated_with:
+                    raise PendingCallError(
+                        f"The pending call {call.id!r} to {call.name!r} was validated with "
+                        f"{_class_name(entry._validated_with)}, but this group's tool of "
+                        f"that name is {_class_name(now)}: what was validated (and "
+                        "approved) is not what would run. Run pending calls with the group "
+                        "that prepared them, or answer this one with a failure (e.g. "
+                        "`pending.refuse(reason)`) and let the model call the current tool "
+                        "again.",
+                        calls=(call,),
+                    )
+            calls.append(call)
+            items.append(item)
         elif isinstance(entry, ToolCallFailure):
             calls.append(
                 StandardToolCall(entry.type, entry.call_id, entry.name, None, entry.synthesized_id)
@@ -130,7 +190,27 @@ def prepared_items(
                 f"run_pending takes PendingCall objects (to run) and ToolCallFailure "
                 f"objects (e.g. from pending.refuse(reason)); got {type(entry).__name__}."
             )
+    with _CLAIMING:
+        for entry in pending:
+            if entry._claimed:
+                call = entry.call
+                raise PendingCallError(
+                    f"The pending call {call.id!r} to {call.name!r} was already given to "
+                    "run_pending, which answered it (with its result, or in the "
+                    "ToolBatchError it raised: see `answer_all()`). A pending call runs at "
+                    "most once: use that answer, and if the tool should run again, let the "
+                    "model call it again.",
+                    calls=(call,),
+                )
+        for entry in pending:
+            object.__setattr__(entry, "_claimed", True)
     return calls, items
+
+
+def _class_name(tool: type[ToolModel] | None) -> str:
+    if tool is None:
+        return "no tool"
+    return f"{tool.__module__}.{tool.__qualname__}"
 
 
 def fingerprint(tool: type[ToolModel]) -> str:
@@ -146,11 +226,20 @@ def fingerprint(tool: type[ToolModel]) -> str:
 
 
 def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[PendingCall[Any]]) -> str:
-    """Pending calls as JSON text, to store until the decision comes."""
+    """Pending calls as JSON text, to store until the decision comes.
+
+    Each call keeps the fingerprint of the tool it was validated with (none for an
+    unknown tool), so `load_pending` can tell whether that tool changed since. `tools`
+    (the dumping group) is not consulted: a call is tied to the tool that validated it.
+    """
     entries: list[dict[str, Any]] = []
     for item in pending:
         call = item.call
-        tool = tools.get(call.name)
+        tool = item._validated_with
+        if item._stored_schema is not None:  # restored stale with changed="refuse"
+            schema = item._stored_schema
+        else:
+            schema = fingerprint(tool) if tool is not None else None
         entries.append(
             {
                 "type": call.type,
@@ -159,45 +248,175 @@ def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[Pending
                 "input": dict(call.input) if isinstance(call.input, Mapping) else call.input,
                 "synthesized_id": call.synthesized_id,
                 "truncated": call.truncated,
-                "schema": fingerprint(tool) if tool is not None else None,
+                "schema": schema,
             }
         )
     return json.dumps({"format": _FORMAT, "calls": entries}, ensure_ascii=False)
 
 
 def load_pending(
-    tools: Mapping[str, type[ToolModel]], text: str, limits: ArgumentLimits
+    tools: Mapping[str, type[ToolModel]],
+    text: str,
+    limits: ArgumentLimits,
+    changed: ChangedTools = "raise",
 ) -> list[PendingCall[Any]]:
-    """Pending calls from `dump_pending`'s text, validated again with today's tools."""
+    """Pending calls from `dump_pending`'s text, validated again with today's tools.
+
+    A call is stale when the group's tool of its name is not the one it was validated
+    with: the tool changed its arguments, left the group, or did not exist then and was
+    added since (a call stored as an unknown tool never becomes runnable on its own).
+    With `changed="raise"` (default) a stale call raises `PendingCallError`, whose
+    `.calls` are all the stale calls; with `changed="refuse"` each comes back, in its
+    place, as a `PendingCall` that cannot run, answered with a "refused" failure.
+    Raises `PendingCallError` for text that is not `dump_pending` JSON.
+    """
+    if changed not in ("raise", "refuse"):
+        raise ValueError(
+            f'load_pending(changed={changed!r}): pass "raise" (a changed tool raises '
+            'PendingCallError) or "refuse" (its calls come back answered with a refusal).'
+        )
+    entries = _read(text)
+    calls: list[StandardToolCall] = []
+    stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
+    schemas: dict[type[ToolModel], str] = {}
+    for index, (call, stored) in enumerate(entries):
+        tool = tools.get(call.name)
+        if tool is None:
+            current = None
+        else:
+            current = schemas.get(tool)
+            if current is None:
+                current = schemas[tool] = fingerprint(tool)
+        if current != stored:
+            if stored is None:
+                stale[index] = ("added", stored)
+            else:
+                stale[index] = ("changed" if tool is not None else "left", stored)
+        calls.append(call)
+    if stale and changed == "raise":
+        affected = [(calls[index], kind) for index, (kind, _) in stale.items()]
+        error = PendingCallError(_stale_message(affected), calls=[c for c, _ in affected])
+        error.add_note(
+            f"The {'call is' if len(affected) == 1 else 'calls are'} on this error's "
+            "`.calls`. To restore the rest of the batch too, load it with "
+            '`load_pending(text, changed="refuse")`: each such call then comes back in its '
+            'place answered with a "refused" failure, ready for `run_pending`.'
+        )
+        raise error
+    fresh = [call for index, call in enumerate(calls) if index not in stale]
+    validated = iter(pending_calls(tools, fresh, limits))
+    restored: list[PendingCall[Any]] = []
+    for index, call in enumerate(calls):
+        if index in stale:
+            kind, stored = stale[index]
+            refusal = ToolCallFailure.for_call(call, _refusal(kind, call.name), fail_reason="refused")  # fmt: skip
+            restored.append(PendingCall(call, None, refusal, refusal, None, stored))
+        else:
+            restored.append(next(validated))
+    return restored
+
+
+_CHANGES = {
+    "changed": "its tool changed its arguments",
+    "left": "its tool is no longer in the group",
+    "added": "no tool had its name then; one was added since",
+}
+
+
+def _refusal(kind: str, name: str) -> str:
+    """What the model reads for a stale call restored with `changed="refuse"`."""
+    if kind == "left":
+        return f"This call was not run: the tool {shown(name)} is no longer available."
+    if kind == "added":
+        return (
+            f"This call was not run: there was no tool {shown(name)} when you called it. "
+            "Call it again if it is still needed."
+        )
+    return (
+        f"This call was not run: the tool {shown(name)} changed while the call waited for a "
+        "decision. Call it again if it is still needed."
+    )
+
+
+def _stale_message(affected: list[tuple[StandardToolCall, str]]) -> str:
+    if len(affected) == 1:
+        call, kind = affected[0]
+        if kind == "added":
+            start = (
+                f"The pending call {call.id!r} to {call.name!r} was validated when the group "
+                "had no tool of that name (so it was to be answered as an unknown tool); one "
+                "was added since."
+            )
+        else:
+            change = "is no longer in the group" if kind == "left" else "changed its arguments"
+            start = (
+                f"The pending call {call.id!r} to {call.name!r} was validated against a tool "
+                f"that {change} since."
+            )
+        return (
+            f"{start} Its decision was made for what it was then: answer it with a failure "
+            "(e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current "
+            "tool again."
+        )
+    listed = "; ".join(f"{call.id!r} to {call.name!r} ({_CHANGES[kind]})" for call, kind in affected[:10])  # fmt: skip
+    more = f"; and {len(affected) - 10} more" if len(affected) > 10 else ""
+    return (
+        f"{len(affected)} pending calls were validated against tools that changed since: "
+        f"{listed}{more}. Their decisions were made for what they were then: answer each with "
+        "a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the "
+        "current tools again."
+    )
+
+
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "type": (str,),
+    "id": (str,),
+    "name": (str,),
+    "input": (str, dict, type(None)),
+    "synthesized_id": (bool,),
+    "truncated": (bool,),
+    "schema": (str, type(None)),
+}
+
+
+def _read(text: str) -> list[tuple[StandardToolCall, str | None]]:
+    """The stored calls and their tools' fingerprints; `PendingCallError` for anything
+    `dump_pending` did not write."""
     try:
-        data: Any = json.loads(text)
-        if data["format"] != _FORMAT:
-            raise ValueError(data["format"])
-        entries: list[dict[str, Any]] = list(data["calls"])
-    except (ValueError, KeyError, TypeError) as error:
+        loaded: Any = json.loads(text)
+        if not isinstance(loaded, dict):
+            raise TypeError(f"the JSON is a {type(loaded).__name__}, not an object")
+        data = cast("dict[str, Any]", loaded)
+        if data.get("format") != _FORMAT:
+            raise ValueError(f"format is {data.get('format')!r}, not {_FORMAT!r}")
+        entries: Any = data.get("calls")
+        if not isinstance(entries, list):
+            raise TypeError(f'"calls" is a {type(entries).__name__}, not a list')
+        read: list[tuple[StandardToolCall, str | None]] = []
+        for index, entry in enumerate(cast("list[Any]", entries)):
+            if not isinstance(entry, dict):
+                raise TypeError(f"calls[{index}] is a {type(entry).__name__}, not an object")
+            fields = cast("dict[str, Any]", entry)
+            for key, kinds in _FIELDS.items():
+                if key not in fields:
+                    raise ValueError(f"calls[{index}] has no {key!r}")
+                if not isinstance(fields[key], kinds):
+                    raise TypeError(f"calls[{index}][{key!r}] is a {type(fields[key]).__name__}")
+            if fields["type"] not in ("function", "custom"):
+                raise ValueError(f"calls[{index}]['type'] is {fields['type']!r}")
+            call = StandardToolCall(
+                fields["type"],
+                fields["id"],
+                fields["name"],
+                fields["input"],
+                fields["synthesized_id"],
+                fields["truncated"],
+            )
+            read.append((call, fields["schema"]))
+    except (ValueError, TypeError, RecursionError) as error:
         raise PendingCallError(
             "This is not toolwire pending-call JSON (made by dump_pending): "
-            f"{type(error).__name__}: {error}."
+            f"{type(error).__name__}: {error}. Pass load_pending the text dump_pending "
+            "returned, unchanged."
         ) from None
-    calls: list[StandardToolCall] = []
-    for entry in entries:
-        call = StandardToolCall(
-            entry["type"],
-            entry["id"],
-            entry["name"],
-            entry["input"],
-            entry["synthesized_id"],
-            entry["truncated"],
-        )
-        tool = tools.get(call.name)
-        stored = entry["schema"]
-        if stored is not None and (tool is None or fingerprint(tool) != stored):
-            change = "is no longer in the group" if tool is None else "changed its arguments"
-            raise PendingCallError(
-                f"The pending call {call.id!r} to {call.name!r} was validated against a "
-                f"tool that {change} since. Its decision was made for what it was then: "
-                "answer it with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) "
-                "and let the model call the current tool again."
-            )
-        calls.append(call)
-    return pending_calls(tools, calls, limits)
+    return read

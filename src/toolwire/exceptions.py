@@ -11,7 +11,8 @@ Hierarchy::
     ├── MediaError (ValueError)         an ImagePart/FilePart no API could take
     ├── UnknownApiError (ValueError)    an `api=` value toolwire does not know
     ├── ToolChoiceError (ValueError)    a tool choice the API would reject (HTTP 400)
-    ├── PendingCallError (ValueError)   a stored pending call whose tool changed since
+    ├── PendingCallError (ValueError)   a stored pending call whose tool changed since,
+    │                                    a pending call run twice
     ├── CallKindMismatchError (TypeError, ValueError)  a custom call sent to a function
     │                                    tool, ...
     ├── UnhandledCallsError (ValueError)   client-side calls toolwire cannot run
@@ -115,8 +116,26 @@ class ToolChoiceError(ToolwireError, ValueError):
 
 
 class PendingCallError(ToolwireError, ValueError):
-    """Stored pending calls that cannot be restored: not `dump_pending` JSON, or a call
-    whose tool left the group or changed its arguments since it was validated."""
+    """Pending calls that cannot be restored or run as given.
+
+    Raised by `load_pending` for text that is not `dump_pending` JSON, and (unless you
+    pass `changed="refuse"`) for stored calls whose tool changed since they were
+    validated: its arguments changed, it left the group, or a tool of that name was
+    added. Raised by `run_pending`, before any handler runs, for a `PendingCall` given
+    to `run_pending` before or listed twice, and for one whose name now belongs to
+    another tool class than the one it was validated with.
+
+    Attributes:
+        calls: the calls concerned, in order (each a `StandardToolCall`, so
+            `ToolCallFailure.for_call(call, ...)` answers it); empty for text that is
+            not `dump_pending` JSON.
+    """
+
+    calls: tuple[StandardToolCall, ...]
+
+    def __init__(self, message: str, *, calls: Sequence[StandardToolCall] = ()) -> None:
+        super().__init__(message)
+        self.calls = tuple(calls)
 
 
 class CallKindMismatchError(ToolwireError, TypeError, ValueError):
