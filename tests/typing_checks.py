@@ -190,3 +190,14 @@ if TYPE_CHECKING:
         contents = [genai_types.Content(role="user", parts=[result.function_response_part])]
         result.tool_message["no_such_key"]  # pyright: ignore[reportGeneralTypeIssues]
         del chat, items, messages, contents
+
+    def parts_of_responses(
+        response: Response, message: Message, gemini: genai_types.GenerateContentResponse
+    ) -> None:
+        """The items of a response are accepted where the error texts point to them."""
+        group = ToolGroup.from_list([Weather])
+        assert_type(group.run_tool_calls(response.output, 1), list[ToolCallResult[float]])
+        assert_type(group.run_tool_calls(message.content, 1), list[ToolCallResult[float]])
+        candidates = gemini.candidates or []
+        assert_type(group.run_tool_calls(candidates[0], 1), list[ToolCallResult[float]])
+        group.prepare_tool_calls(response.output)

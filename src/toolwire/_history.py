@@ -26,8 +26,8 @@ from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from .exceptions import UnexpectedObjectError
 
 if TYPE_CHECKING:
-    from anthropic.types import Message, MessageParam
-    from anthropic.types.beta import BetaMessage
+    from anthropic.types import ContentBlock, Message, MessageParam
+    from anthropic.types.beta import BetaContentBlock, BetaMessage
     from google.genai.types import Candidate, Content, GenerateContentResponse
     from openai.types.chat import (
         ChatCompletion,
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         ChatCompletionMessage,
         ChatCompletionMessageParam,
     )
-    from openai.types.responses import Response, ResponseInputItemParam
+    from openai.types.responses import Response, ResponseInputItemParam, ResponseOutputItem
 
 __all__ = [
     "AnyResponse",
@@ -77,9 +77,14 @@ if TYPE_CHECKING:
         | Message
         | BetaMessage
         | GenerateContentResponse
-        | Content,
+        | Candidate
+        | Content
+        | Sequence[ResponseOutputItem]
+        | Sequence[ContentBlock]
+        | Sequence[BetaContentBlock],
     )
-    """A whole response or message of any API."""
+    """A whole response or message of any API, a Gemini candidate, or the items of one
+    (`response.output`, `message.content`): only their calls are read."""
 else:
     ChatTurn = TypeAliasType("ChatTurn", object)
     ResponsesTurn = TypeAliasType("ResponsesTurn", object)
