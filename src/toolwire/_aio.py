@@ -320,7 +320,8 @@ async def _run(
         return await _execute(call, prepared, context)
     started = await watch.astart(call)
     try:
-        result = await _execute(call, prepared, context)
+        with watch.current(started):  # spans made by the handler nest under the call's
+            result = await _execute(call, prepared, context)
     except Exception as error:
         await watch.aend(started, call, None, error)
         raise
@@ -550,7 +551,8 @@ class _Batch:
         call = self.calls[index]
         started = await watch.astart(call)
         try:
-            await self._invoke(index, tool, context, unexpected_errors, timeout)
+            with watch.current(started):  # in this call's task: its own span is current
+                await self._invoke(index, tool, context, unexpected_errors, timeout)
         except asyncio.CancelledError as cancelled:
             watch.cancelled(started, call, cancelled)
             raise

@@ -282,7 +282,8 @@ def _run(
         return _execute(call, prepared, context)
     started = watch.start(call)
     try:
-        result = _execute(call, prepared, context)
+        with watch.current(started):  # spans made by the handler nest under the call's
+            result = _execute(call, prepared, context)
     except Exception as error:
         watch.end(started, call, None, error)
         raise
@@ -324,13 +325,12 @@ def _run_batch(
             if watch is not None:
                 started = watch.start(call)
             try:
-                returned = item.model_tool_handler(context)
-            except ErrorForLLMToSee as raised:
-                results.append(explicit_failure(call, raised))
-                if watch is not None:
-                    watch.end(started, call, results[-1])
-                continue
-            except Exception as raised:
+                if watch is None or not watch.traced:
+                    returned = item.model_tool_handler(context)
+                else:
+                    with watch.current(started):  # the handler's spans nest under the call's
+                        returned = item.model_tool_handler(context)
+            except Exception as raised:  # `ErrorForLLMToSee` too: answered below
                 error = raised
             else:
                 # Inline fast path of `success` for the common `(str, context)` return.
@@ -344,12 +344,22 @@ def _run_batch(
                         watch.end(started, call, results[-1])
                     continue
                 try:
-                    results.append(success(call, item, returned))
-                    if watch is not None:
-                        watch.end(started, call, results[-1])
-                    continue
+                    wrapped = success(call, item, returned)
                 except TypeError as wrong_shape:  # the handler returned something else
                     error = wrong_shape
+                else:
+                    results.append(wrapped)
+                    if watch is not None:
+                        watch.end(started, call, wrapped)
+                    continue
+            # `end` runs the `after` hook outside every `try` and `except`: an exception
+            # out of it propagates as is (see `ToolHooks`), once, never taken for the
+            # handler's nor chained to it.
+            if isinstance(error, ErrorForLLMToSee):
+                results.append(explicit_failure(call, error))
+                if watch is not None:
+                    watch.end(started, call, results[-1])
+                continue
         # The call's unexpected error: a handler's exception, a wrong return, a validator's.
         failed = unexpected_failure(call, error) if unexpected_errors == "fail" else None
         if watch is not None and type(item) is not Crashed:

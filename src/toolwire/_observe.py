@@ -6,7 +6,10 @@ passed hooks, the `toolwire` logger is enabled for DEBUG, or the application has
 an OpenTelemetry tracer provider (the API's default no-op provider does not count), so
 a plain dispatch pays one check per call and nothing else.
 
-Spans follow the OpenTelemetry GenAI semantic conventions for `execute_tool`.
+Spans follow the OpenTelemetry GenAI semantic conventions for `execute_tool`. While the
+handler runs, its span is the current span (`Observer.current`), so what the handler
+traces (its own spans, instrumented HTTP calls, an MCP request's propagated context)
+nests under it.
 """
 
 from __future__ import annotations
@@ -23,8 +26,10 @@ from ._call import StandardToolCall
 from ._result import ToolCallFailure, ToolCallResult
 
 if TYPE_CHECKING:
+    from contextvars import Token
     from logging import Logger
 
+    from opentelemetry.context import Context
     from opentelemetry.trace import Span, Tracer
 
 __all__ = ["Observer", "ToolCallEnd", "ToolHooks", "observer"]
@@ -72,8 +77,10 @@ class ToolHooks:
 
     `before(call)` runs just before the handler, `after(end)` just after it, in the
     task that runs the call. With `toolwire.aio` either may be `async def`; with
-    `toolwire.core` they must be plain functions. An exception out of a hook is a bug
-    in your code, not something the model did: it propagates out of the dispatch call.
+    `toolwire.core` they must be plain functions. Both run outside the call's
+    `execute_tool` span (which is current only while the handler runs). An exception
+    out of a hook is a bug in your code, not something the model did: it propagates
+    out of the dispatch call.
     """
 
     before: Callable[[StandardToolCall], object] | None = None
@@ -144,13 +151,16 @@ def observer(hooks: ToolHooks | None) -> Observer | None:
 class Observer:
     """Starts and ends the observation of each executed call of one batch."""
 
-    __slots__ = ("_after", "_before", "_logs", "_tracer")
+    __slots__ = ("_after", "_before", "_context", "_logs", "_tracer", "traced")
 
     def __init__(self, hooks: ToolHooks | None, tracer: Tracer | None, logs: bool) -> None:
         self._before = hooks.before if hooks is not None else None
         self._after = hooks.after if hooks is not None else None
         self._tracer = tracer
         self._logs = logs
+        self.traced = tracer is not None
+        """Whether each call gets a span (else `current` does nothing and may be skipped)."""
+        self._context = (_span_context or _load_span_context()) if tracer is not None else None
 
     def start(self, call: StandardToolCall) -> tuple[Span | None, float]:
         """Before the handler (toolwire.core): the sync hook, then the span."""
@@ -199,6 +209,18 @@ class Observer:
         `after` hook does not run: nothing may be awaited in a cancelled task)."""
         self._record(started, call, None, error)
 
+    def current(self, started: tuple[Span | None, float]) -> _Current | _Untraced:
+        """Wrap the handler in it (`with watch.current(started): handler(...)`, or
+        around `await handler(...)` in the task that runs the call): the call's span is
+        the current span inside, so spans made there are its children; the previous
+        context is back on exit, however the block ends (exception, timeout,
+        cancellation). Enter it once, after `start`/`astart` and before `end`/`aend`/
+        `cancelled`. Without a span (hooks or logging only) it does nothing."""
+        span = started[0]
+        if span is None or self._context is None:
+            return _UNTRACED
+        return _Current(span, self._context)
+
     def _span(self, call: StandardToolCall) -> Span | None:
         if self._tracer is None:
             return None
@@ -233,6 +255,66 @@ class Observer:
                 seconds * 1000,
             )
         return ToolCallEnd(call, result, error, seconds)
+
+
+class _SpanContext:
+    """OpenTelemetry's context functions, imported once the first batch traces."""
+
+    __slots__ = ("attach", "detach", "with_span")
+
+    def __init__(self) -> None:
+        from opentelemetry import context
+        from opentelemetry.trace import set_span_in_context
+
+        self.attach = context.attach
+        self.detach = context.detach
+        self.with_span = set_span_in_context
+
+
+_span_context: _SpanContext | None = None
+
+
+def _load_span_context() -> _SpanContext:
+    global _span_context
+    _span_context = _SpanContext()
+    return _span_context
+
+
+class _Current:
+    """A call's span made current for the block: the context attached on entry is
+    detached on exit, in the same thread or task (contextvars keep concurrent tasks
+    apart). Not `trace.use_span`: that records the exception and sets the status
+    itself, which `_end_span` does once, from the call's outcome; and its generator
+    costs more than these two calls."""
+
+    __slots__ = ("_context", "_span", "_token")
+
+    _token: Token[Context]
+
+    def __init__(self, span: Span, context: _SpanContext) -> None:
+        self._span = span
+        self._context = context
+
+    def __enter__(self) -> None:
+        self._token = self._context.attach(self._context.with_span(self._span))
+
+    def __exit__(self, *exc_info: object) -> None:
+        self._context.detach(self._token)
+
+
+class _Untraced:
+    """`Observer.current` when nothing traces: no context to change."""
+
+    __slots__ = ()
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, *exc_info: object) -> None:
+        return None
+
+
+_UNTRACED = _Untraced()
 
 
 def _outcome(result: ToolCallResult[Any] | None, error: BaseException | None) -> str:
