@@ -1,4 +1,4 @@
-"""Dispatch remembers each function tool's validator (reading it from the class on every
+"""Dispatch remembers each function tool's validator on the class (reading it on every
 call was a quarter of a one-call dispatch). `model_rebuild` replaces that validator, so
 dispatch must use the new one, and a rebuild must still find names the way pydantic's
 does: in the caller's frame."""
@@ -79,3 +79,54 @@ def test_model_rebuild_resolves_names_in_the_callers_frame() -> None:
     call = StandardToolCall("function", "c1", "Order", '{"item": {"name": "tea"}}')
     assert group.run_tool_call(call, None).result_content == "ordered tea"
     assert Order.model_rebuild() is None  # complete: nothing to do, as in pydantic
+
+
+def test_a_subclass_does_not_run_with_its_parents_plan() -> None:
+    """The plan lives on the class; a subclass inherits the attribute and must not use it."""
+
+    class Loud(Echo):
+        """Say it louder."""
+
+        model_config = pydantic.ConfigDict(str_to_upper=True)
+
+    parent = core.ToolGroup.from_list([Echo])
+    child = core.ToolGroup.from_list([Loud])
+    for arguments in ('{"word": "hi"}', {"word": "hi"}):
+        assert [
+            parent.run_tool_calls(StandardToolCall("function", "c", "Echo", arguments), None)[0].result_content,
+            child.run_tool_calls(StandardToolCall("function", "c", "Loud", arguments), None)[0].result_content,
+        ] == ["hi", "HI"]  # fmt: skip
+
+
+def _answer_ok(self: object, context: None) -> tuple[str, None]:
+    return "ok", None
+
+
+def test_tool_classes_made_at_run_time_are_freed_after_dispatch() -> None:
+    """Dispatch remembers nothing that keeps a class alive (an MCP session's tool classes
+    hold the session): once the application drops the class, it is collected."""
+    import gc
+    import weakref
+
+    class Payload:
+        pass
+
+    alive: list[weakref.ref[Any]] = []
+    for index in range(20):
+        payload = Payload()
+        tool: Any = pydantic.create_model(
+            f"dynamic_{index}",
+            __base__=core.BaseFunctionToolModel[None, None],
+            word=(Any, ...),  # Any: dict arguments are copied (the shares cache)
+        )
+        tool.payload = payload
+        tool.model_tool_handler = _answer_ok
+        group = core.ToolGroup.from_list([tool])
+        for arguments in ('{"word": "hi"}', {"word": "hi"}):
+            call = StandardToolCall("function", "c", f"dynamic_{index}", arguments)
+            assert group.run_tool_calls(call, None)[0].result_content == "ok"
+            assert group.run_tool_calls([call, call], None)[1].result_content == "ok"
+        alive.append(weakref.ref(payload))
+        del tool, group, payload
+    gc.collect()
+    assert [ref() for ref in alive] == [None] * 20

@@ -14,10 +14,12 @@ fields, no before-validators) are validated without one, so the fast path stays 
 from __future__ import annotations
 
 from typing import Any, cast
+from weakref import WeakKeyDictionary
 
 __all__ = ["forget_shares", "shares_input"]
 
-_SHARES: dict[type, bool] = {}
+_SHARES: WeakKeyDictionary[type, bool] = WeakKeyDictionary()
+"""Weak: a class made at run time (an MCP session's tools) is freed with what it holds."""
 _PASS_THROUGH_VALIDATORS = frozenset({"function-before", "function-wrap", "function-plain"})
 
 
