@@ -349,3 +349,26 @@ def test_a_dict_that_is_not_a_chat_call_is_named_without_recursion() -> None:
     ) as error:
         group.run_tool_calls([item], None, api="chat.completions")
     assert len(str(error.value)) < 300
+
+
+class _Word(BaseFunctionToolModel[None, None]):
+    """Say the word."""
+
+    word: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return self.word, None
+
+
+@pytest.mark.parametrize("key", [1, None, 2.5, ("a",)], ids=repr)
+def test_dict_arguments_with_a_key_that_is_not_text_are_answered(key: object) -> None:
+    """Hand-built dict arguments may have keys JSON never has: the limit check walks them
+    (it used to take the length of every key and crash), and each call gets its result."""
+    group = ToolGroup.from_list([_Word])
+    arguments: dict[Any, Any] = {"word": "hi", key: "x"}
+    call = StandardToolCall("function", "c1", "_Word", arguments)
+    assert [(r.call_id, r.result_content) for r in group.run_tool_calls([call, call], None)] == [
+        ("c1", "hi"),
+        ("c1", "hi"),
+    ]
+    assert group.run_tool_call(call, None).result_content == "hi"

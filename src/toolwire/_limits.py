@@ -90,14 +90,17 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
     if type(data) is dict:
         flat: dict[Any, Any] = data  # pyright: ignore[reportUnknownVariableType]
         size = 2 + len(flat)
-        for key, value in flat.items():
-            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-            if kind is str:
-                size += len(key) + len(value)
-            elif kind is int or kind is float or kind is bool or value is None:
-                size += len(key)
-            else:
-                return _check_nested(flat, limits)
+        try:
+            for key, value in flat.items():
+                kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+                if kind is str:
+                    size += len(key) + len(value)
+                elif kind is int or kind is float or kind is bool or value is None:
+                    size += len(key)
+                else:
+                    return _check_nested(flat, limits)
+        except TypeError:  # a key without a length (a hand-built dict): the general walk
+            return _check_nested(flat, limits)
         return None if size <= limits.max_chars else _too_large(limits)
     return _check_nested(data, limits)
 
