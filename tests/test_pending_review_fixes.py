@@ -163,7 +163,7 @@ def test_a_tool_that_left_the_group_is_refused_with_its_own_text() -> None:
     assert answers(only_lookup.run_pending(restored, None))[1] == (
         "c2",
         "refused",
-        "This call was not run: the tool 'pay' is no longer available.",
+        "This call was not run: the tool 'pay' is no longer available. Do not call it again; tell the user if it mattered.",
     )
 
 
@@ -205,7 +205,7 @@ def test_a_pending_call_runs_at_most_once() -> None:
     with pytest.raises(PendingCallError) as caught:
         GROUP.run_pending([pending], None)
     assert str(caught.value) == snapshot(
-        "The pending call 'c1' to 'pay' was already given to run_pending, which answered it (with its result, or in the ToolBatchError it raised: see `answer_all()`). A pending call runs at most once: use that answer, and if the tool should run again, let the model call it again."
+        "The pending call 'c1' to 'pay' was already given to run_pending, which answered it (with its result, or in the ToolBatchError it raised: see `answer_all()`). A pending call runs at most once: use that answer, and if the tool should run again, let the model call it again. If that run raised anything else (a hook's error, a cancellation), the call may have no answer: give it `pending.refuse(reason)` in the next turn."
     )
     assert caught.value.calls == (pending.call,)
     assert RAN == ["pay INV-1"]
@@ -428,5 +428,55 @@ def test_aio_changed_refuse_restores_the_batch() -> None:
     empty = aio.ToolGroup[None, None]()
     restored: list[PendingCall[Any]] = empty.load_pending(stored, changed="refuse")
     assert answers(asyncio.run(AIO_GROUP.run_pending(restored, None))) == [
-        ("c1", "refused", "This call was not run: the tool 'send' is no longer available."),
+        (
+            "c1",
+            "refused",
+            "This call was not run: the tool 'send' is no longer available. Do not call it again; tell the user if it mattered.",
+        ),
     ]
+
+
+def test_a_call_listed_with_its_own_refusal_raises_before_anything_runs() -> None:
+    [pending] = GROUP.prepare_tool_calls([use("c1", "pay", invoice="A")])
+    with pytest.raises(PendingCallError, match="listed with its own refusal") as error:
+        GROUP.run_pending([pending, pending.refuse("no")], None)
+    assert (RAN, [call.id for call in error.value.calls]) == ([], ["c1"])
+    # Two calls the model sent with one id are two calls: one refused, one run.
+    twins = GROUP.prepare_tool_calls([use("c1", "pay", invoice="A"), use("c1", "pay", invoice="B")])
+    results = GROUP.run_pending([twins[0].refuse("no"), twins[1]], None)
+    assert answers(results) == [("c1", "refused", "no"), ("c1", None, "Paid B.")]
+
+
+@pytest.mark.parametrize(
+    ("arguments", "problem"),
+    [
+        ({"invoice": b"A"}, "hold a bytes value"),
+        ({"invoice": "A", 1: "x"}, "have a key that is not text"),
+        ({"invoice": "A", "nested": {"1": "b", 1: "a"}}, "have a key that is not text"),
+        ({"invoice": "A", "rows": ("a",)}, "hold a tuple value"),
+    ],
+)
+def test_arguments_json_cannot_keep_as_they_are_are_not_stored(
+    arguments: dict[Any, Any], problem: str
+) -> None:
+    """Stored and restored, they would come back different from what was approved."""
+    call = StandardToolCall("function", "c1", "pay", arguments)
+    pending = GROUP.prepare_tool_calls([call])
+    with pytest.raises(PendingCallError) as error:
+        GROUP.dump_pending(pending)
+    assert str(error.value) == (
+        f"The pending call 'c1' to 'pay' cannot be stored: its arguments {problem}, which "
+        "JSON cannot keep as they are (what was approved must be exactly what runs). Decide "
+        "it now with run_pending, or answer it with `pending.refuse(reason)`."
+    )
+
+
+def test_cyclic_and_shared_arguments() -> None:
+    cyclic: dict[str, Any] = {"invoice": "A"}
+    cyclic["self"] = cyclic
+    with pytest.raises(PendingCallError, match="contain themselves"):
+        GROUP.dump_pending(GROUP.prepare_tool_calls([StandardToolCall("function", "c1", "pay", cyclic)]))  # fmt: skip
+    shared = ["x"]
+    call = StandardToolCall("function", "c1", "pay", {"invoice": "A", "a": shared, "b": shared})
+    restored = GROUP.load_pending(GROUP.dump_pending(GROUP.prepare_tool_calls([call])))
+    assert restored[0].call.input == {"invoice": "A", "a": ["x"], "b": ["x"]}

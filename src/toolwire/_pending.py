@@ -81,6 +81,7 @@ class PendingCall(Generic[Tool]):
     _validated_with: type[ToolModel] | None = None  # the group's tool of that name then
     _stored_schema: str | None = None  # a stale stored call's fingerprint, kept for dumps
     _claimed: bool = field(default=False, init=False, repr=False)
+    _refusals: list[ToolCallFailure] = field(default_factory=list[ToolCallFailure], init=False, repr=False)  # fmt: skip
 
     @property
     def needs_approval(self) -> bool:
@@ -91,7 +92,9 @@ class PendingCall(Generic[Tool]):
     def refuse(self, reason: str = DEFAULT_REFUSAL) -> ToolCallFailure:
         """The answer for a call you decided not to run: a "refused" failure whose text
         (`reason`) the model reads. Put it in `run_pending` in the call's place."""
-        return ToolCallFailure.for_call(self.call, reason, fail_reason="refused")
+        refusal = ToolCallFailure.for_call(self.call, reason, fail_reason="refused")
+        self._refusals.append(refusal)  # so `run_pending` can tell it from another call's
+        return refusal
 
 
 def decide(pending: PendingCall[Any], verdict: object) -> PendingCall[Any] | ToolCallFailure:
@@ -190,6 +193,17 @@ def prepared_items(
                 f"run_pending takes PendingCall objects (to run) and ToolCallFailure "
                 f"objects (e.g. from pending.refuse(reason)); got {type(entry).__name__}."
             )
+    failures = {id(entry) for entry in decided if isinstance(entry, ToolCallFailure)}
+    for entry in pending:
+        if any(id(refusal) in failures for refusal in entry._refusals):
+            call = entry.call
+            raise PendingCallError(
+                f"The pending call {call.id!r} to {call.name!r} is listed with its own "
+                "refusal in this run_pending, which would run it and answer its id twice "
+                "(the API rejects that). List the call to run it, or its refusal in its "
+                "place, not both.",
+                calls=(call,),
+            )
     with _CLAIMING:
         for entry in pending:
             if entry._claimed:
@@ -199,7 +213,9 @@ def prepared_items(
                     "run_pending, which answered it (with its result, or in the "
                     "ToolBatchError it raised: see `answer_all()`). A pending call runs at "
                     "most once: use that answer, and if the tool should run again, let the "
-                    "model call it again.",
+                    "model call it again. If that run raised anything else (a hook's error, "
+                    "a cancellation), the call may have no answer: give it "
+                    "`pending.refuse(reason)` in the next turn.",
                     calls=(call,),
                 )
         for entry in pending:
@@ -235,6 +251,15 @@ def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[Pending
     entries: list[dict[str, Any]] = []
     for item in pending:
         call = item.call
+        problem = _unstorable(call.input)
+        if problem is not None:
+            raise PendingCallError(
+                f"The pending call {call.id!r} to {call.name!r} cannot be stored: its "
+                f"arguments {problem}, which JSON cannot keep as they are (what was approved "
+                "must be exactly what runs). Decide it now with run_pending, or answer it "
+                "with `pending.refuse(reason)`.",
+                calls=(call,),
+            )
         tool = item._validated_with
         if item._stored_schema is not None:  # restored stale with changed="refuse"
             schema = item._stored_schema
@@ -252,6 +277,46 @@ def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[Pending
             }
         )
     return json.dumps({"format": _FORMAT, "calls": entries}, ensure_ascii=False)
+
+
+def _unstorable(arguments: object) -> str | None:
+    """What in `arguments` JSON would not keep as it is (None when all is JSON data):
+    text keys only, no cycles, only dicts, lists and JSON scalars. Iterative, so deep
+    arguments cannot exhaust the stack."""
+    stack: list[object] = [arguments]
+    open_containers: set[int] = set()
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _Close):
+            open_containers.discard(node.key)
+            continue
+        kind = type(node)
+        if node is None or kind in (str, int, float, bool):
+            continue
+        if kind is not dict and kind is not list:
+            return f"hold a {kind.__name__} value"
+        if id(node) in open_containers:
+            return "contain themselves"
+        open_containers.add(id(node))
+        stack.append(_Close(id(node)))
+        if kind is dict:
+            mapping = cast("dict[object, object]", node)
+            if any(type(key) is not str for key in mapping):
+                return "have a key that is not text"
+            stack.extend(mapping.values())
+        else:
+            stack.extend(cast("list[object]", node))
+    return None
+
+
+class _Close:
+    """Marks where `_unstorable` leaves a container (a container seen again while open is
+    a cycle; seen again after, it is only shared)."""
+
+    __slots__ = ("key",)
+
+    def __init__(self, key: int) -> None:
+        self.key = key
 
 
 def load_pending(
@@ -326,7 +391,10 @@ _CHANGES = {
 def _refusal(kind: str, name: str) -> str:
     """What the model reads for a stale call restored with `changed="refuse"`."""
     if kind == "left":
-        return f"This call was not run: the tool {shown(name)} is no longer available."
+        return (
+            f"This call was not run: the tool {shown(name)} is no longer available. Do not "
+            "call it again; tell the user if it mattered."
+        )
     if kind == "added":
         return (
             f"This call was not run: there was no tool {shown(name)} when you called it. "
