@@ -17,7 +17,7 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.exceptions import ToolwireError
+from toolwire.exceptions import UnexpectedObjectError
 from toolwire.testing import check_history
 
 
@@ -126,7 +126,7 @@ def test_a_call_of_the_previous_response_left_unanswered() -> None:
 
 
 def test_previous_response_is_for_responses_only() -> None:
-    with pytest.raises(ToolwireError, match="previous_response is for Responses"):
+    with pytest.raises(UnexpectedObjectError, match="previous_response is for Responses"):
         check_history([], "anthropic", previous_response={"object": "response", "output": []})
-    with pytest.raises(ToolwireError, match="previous_response must be the Response"):
+    with pytest.raises(UnexpectedObjectError, match="previous_response must be the Response"):
         check_history([], "responses", previous_response={"output": []})

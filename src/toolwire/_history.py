@@ -20,6 +20,7 @@ from typing_extensions import TypeAliasType
 
 from ._adapters import adapter
 from ._adapters._base import TurnStatus
+from ._adapters._mismatch import kind_words
 from ._api import Api, check_api
 from ._media import MediaPlacement, MediaReport, plan
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
@@ -211,7 +212,7 @@ def _not_results(results: object, function: str, api: Api) -> UnexpectedObjectEr
         )
     if not isinstance(results, Sequence) or isinstance(results, str | bytes):
         return UnexpectedObjectError(
-            f"{function}() takes the results of a turn, not {_described(results)}: {fix} "
+            f"{function}() takes the results of a turn, not {kind_words(results)}: {fix} "
             f"(the response itself goes to assistant_messages(response, {api!r}))."
         )
     items = cast("Sequence[object]", results)
@@ -219,23 +220,9 @@ def _not_results(results: object, function: str, api: Api) -> UnexpectedObjectEr
         if not isinstance(item, ToolCallSuccess | ToolCallFailure):
             return UnexpectedObjectError(
                 f"{function}() takes the results of a turn, but item [{index}] of this "
-                f"{kind} is {_described(item)}: {fix}."
+                f"{kind} is {kind_words(item)}: {fix}."
             )
     return None
-
-
-def _described(obj: object) -> str:
-    """`obj`'s kind in a few words: 'an openai ChatCompletion', 'a dict', 'a str'."""
-    kind = type(obj)
-    package = kind.__module__.split(".")[0]
-    if package in ("openai", "anthropic", "google"):
-        package = "google-genai" if package == "google" else package
-        return f"{_article(package)} {package} {kind.__name__}"
-    return f"{_article(kind.__name__)} {kind.__name__}"
-
-
-def _article(word: str) -> str:
-    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 @overload

@@ -59,7 +59,8 @@ def call(call_id: str, name: str, arguments: dict[str, Any] | None = None) -> di
 def unreadable(name: str, problem: str) -> str:
     return (
         f"The MCP server 'odd' sent an answer to {name!r} that this client cannot read "
-        f"({problem}). The answer is lost; the tool may have run all the same."
+        f"({problem}). The answer is lost, and the tool may have run all the same: do not "
+        "call it again unless the user asks; tell them its result could not be read."
     )
 
 

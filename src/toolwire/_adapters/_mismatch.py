@@ -141,7 +141,7 @@ def wrong_object(obj: object, api: Api, expected: str) -> UnexpectedObjectError:
             "this is one piece of a stream, not a whole turn: feed every chunk to "
             f"ToolCallStream({chunk_api!r}) and pass its final_response() here."
         )
-    elif (other := _api_of(obj)) is not None and other != api:
+    elif (other := api_or_none(obj)) is not None and other != api:
         advice = f"it belongs to the {API_TITLES[other]} API: pass api={other!r}."
     else:
         advice = f"pass what the {API_TITLES[api]} client returned, or its dict form."
@@ -159,7 +159,7 @@ def wrong_stream_item(item: object, api: Api) -> UnexpectedObjectError:
         )
     elif (other := stream_item_api(type(item))) is not None and other != api:
         advice = f"it comes from a {API_TITLES[other]} stream: use ToolCallStream({other!r})."
-    elif (other := _api_of(item)) is not None and other != api:
+    elif (other := api_or_none(item)) is not None and other != api:
         advice = f"it belongs to the {API_TITLES[other]} API: use ToolCallStream({other!r})."
     else:
         advice = f"feed the chunks or events the {API_TITLES[api]} SDK's stream yields."
@@ -191,12 +191,20 @@ def _describe(obj: object) -> str:
         keys = sorted(str(key) for key in list(cast("Mapping[object, object]", obj))[:50])
         return f"a {kind.__name__} with keys {keys[:8]}"
     if is_sdk_type(kind):
+        return kind_words(obj)
+    text = reprlib.repr(obj)
+    shown = text if len(text) <= 80 else text[:77] + "..."
+    return f"{kind_words(obj)} ({shown})"
+
+
+def kind_words(obj: object) -> str:
+    """`obj`'s kind in a few words: 'an openai ChatCompletion', 'a dict', 'a str'."""
+    kind = type(obj)
+    if is_sdk_type(kind):
         package = kind.__module__.split(".")[0]
         package = "google-genai" if package == "google" else package
         return f"{_article(package)} {package} {kind.__name__}"
-    text = reprlib.repr(obj)
-    shown = text if len(text) <= 80 else text[:77] + "..."
-    return f"{_article(kind.__name__)} {kind.__name__} ({shown})"
+    return f"{_article(kind.__name__)} {kind.__name__}"
 
 
 def _article(word: str) -> str:
@@ -213,7 +221,8 @@ def _is_stream(obj: object) -> bool:
     return isinstance(obj, Iterator | AsyncIterator)
 
 
-def _api_of(obj: object) -> Api | None:
+def api_or_none(obj: object) -> Api | None:
+    """The API `obj` belongs to, or None when it is no API's object."""
     from . import api_of
 
     try:

@@ -180,7 +180,8 @@ def _unreadable(server: str, name: str, error: Exception) -> str:
         problem = _short(str(error))
     return (
         f"The MCP server {server} sent an answer to {name!r} that this client cannot read "
-        f"({problem}). The answer is lost; the tool may have run all the same."
+        f"({problem}). The answer is lost, and the tool may have run all the same: do not "
+        "call it again unless the user asks; tell them its result could not be read."
     )
 
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
 from .._api import Api, check_api
-from ..exceptions import ToolwireError
+from ..exceptions import UnexpectedObjectError
 from ._rules import HistoryProblem, sorted_problems
 from ._rules_anthropic import anthropic_history_problems
 from ._rules_chat import chat_history_problems
@@ -45,7 +45,7 @@ def check_history(
     wire = [_wire(entry) for entry in history]
     api = check_api(api)
     if previous_response is not None and api != "responses":
-        raise ToolwireError(
+        raise UnexpectedObjectError(
             f"previous_response is for Responses chained with previous_response_id; "
             f"{api} has no stored responses. Pass the whole history instead."
         )
@@ -77,7 +77,7 @@ def _output_items(response: object | None) -> list[Mapping[str, Any]]:
     data = _wire(response)
     output: Any = data.get("output")
     if data.get("object") != "response" or not isinstance(output, list):
-        raise ToolwireError(
+        raise UnexpectedObjectError(
             f"previous_response must be the Response that previous_response_id names (or "
             f"its dict form), with its output; got a {type(response).__name__}."
         )

@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._api import Api
+from .._parts import is_data_url
 from ._rules import HistoryProblem, blocks_of, field, text_field
 
 __all__ = ["media_problems"]
@@ -51,6 +52,8 @@ _GEMINI_RESPONSE_TYPES = frozenset(
     {"image/png", "image/jpeg", "image/webp", "application/pdf", "text/plain"}
 )
 _GEMINI_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
+"""The API's rule, written here on purpose rather than imported from the Gemini adapter:
+the checks must not agree with a mistake in what they check."""
 _BEFORE_GEMINI_3 = re.compile(r"(^|/)gemini-(1|2)(\.|-)")
 _AUDIO_VIDEO_EXTENSIONS = re.compile(r"\.(mp3|wav|m4a|aac|ogg|flac|opus|mp4|mov|webm|avi|mkv)$")
 
@@ -68,12 +71,8 @@ def media_problems(
     return _gemini(history, model)
 
 
-def _is_data_url(url: str) -> bool:
-    return url[:5].lower() == "data:"
-
-
 def _data_url_type(url: str) -> str | None:
-    if not _is_data_url(url):
+    if not is_data_url(url):
         return None
     return url[5:].split(";", 1)[0].split(",", 1)[0] or None
 
@@ -192,7 +191,7 @@ def _anthropic_block(block: Mapping[str, Any]) -> str:
             f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
             "plain text as a text source"
         )
-    if kind in ("image", "document") and _is_data_url(text_field(source, "url")):
+    if kind in ("image", "document") and is_data_url(text_field(source, "url")):
         return (
             f"{'an image' if kind == 'image' else 'a document'} whose URL source is a data: "
             "URL; Anthropic fetches URL sources itself: send the bytes as a base64 source"
@@ -260,6 +259,6 @@ def _gemini_media(part: Mapping[str, Any]) -> str:
             f"an image of type {media_type!r}; Gemini reads png, jpeg, webp, heic and heif "
             "images (convert it, e.g. to png)"
         )
-    if inline is None and _is_data_url(text_field(data, "fileUri", "file_uri")):
+    if inline is None and is_data_url(text_field(data, "fileUri", "file_uri")):
         return _GEMINI_DATA_URI
     return ""

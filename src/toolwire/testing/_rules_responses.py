@@ -16,8 +16,9 @@ What the live API rejects, and how each rule reads:
 Accepted: items replayed as `item.model_dump()` (None-valued keys,
 `"async_"`), messages without `type`, reasoning and any other items, and
 outputs anywhere after their call. With `previous_response_id` the stored
-items come first (`earlier`: the fake passes what it stored, `check_history` the
-previous response's output); problems about them are placed at index -1. When the
+items come first: `check_history` passes the previous response's output as `earlier`
+(problems about those items are placed at index -1), while the fake prepends all it
+stored for the chain to the input and numbers positions across both. When the
 input holds an `item_reference`, an output whose call is not in the input may answer
 the referenced item, so it is not reported.
 """

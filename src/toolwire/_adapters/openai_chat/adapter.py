@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._call import StandardToolCall
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
-from .._mismatch import is_sdk_type, mro_names, wrong_object
+from .._mismatch import api_or_none, is_sdk_type, mro_names, wrong_object
 from .results import attachments, place, tool_message
 
 if TYPE_CHECKING:
@@ -264,23 +264,13 @@ def _shape_of_dict(data: Mapping[str, Any]) -> str:
             return _MESSAGE
         return _OTHER  # content blocks of another API (Anthropic tool_use, thinking...)
     if isinstance(role, str):
-        if _another_apis(data):
+        if api_or_none(data) not in (None, _API):
             return _OTHER  # a Gemini Content (role "model"): the error names its API
         raise UnexpectedObjectError(
             f"Expected {_EXPECTED}, got a {role!r} message. Pass the assistant turn: the "
             "ChatCompletion the client returned, or its choices[0].message."
         )
     return _OTHER
-
-
-def _another_apis(data: Mapping[str, Any]) -> bool:
-    """Whether a dict that is not an assistant message belongs to another API."""
-    from .. import api_of
-
-    try:
-        return api_of(cast(object, data)) != _API
-    except ToolwireError:
-        return False
 
 
 def _read_call(

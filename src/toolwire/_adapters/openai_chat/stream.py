@@ -216,7 +216,8 @@ class ChatStreamAccumulator:
         self, call: _ToolCall, text: str, events: list[StreamEvent], emit: bool
     ) -> None:
         """A custom call's input is reported as Responses reports it: argument deltas
-        whose `fragment` is the free text as is (no `string_delta`: it is not JSON)."""
+        whose `fragment` is the free text as is (`string_delta` only when the text
+        happens to read as a JSON object, as the preview reads every fragment)."""
         if emit:
             delta = self._tracker.add(call.position, text)  # None if empty
             if delta is not None:
