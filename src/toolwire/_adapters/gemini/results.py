@@ -120,15 +120,23 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
 
 def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -> list[Content]:
     """The user Content after the function responses holding the media placed there,
-    each result's introduced by its tool and call; none when there are none."""
+    each result's introduced by its tool and call; none when there are none.
+
+    A call is named by its id when the API gave it one. An id toolwire synthesized never
+    goes on the wire, in this text either: such a call is named by its position among
+    the turn's calls instead (from 1, the order of the function responses, which is how
+    the API pairs calls without ids with their responses).
+    """
     from google.genai import types
 
     parts: list[Part] = []
-    for result in results:
+    for position, result in enumerate(results, 1):
         moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
         if not moved:
             continue
-        parts.append(types.Part(text=f"From {result.name} (call {result.call_id}):"))
+        name = result.name or NAMELESS_CALL_NAME
+        call = f"function call {position}" if result.synthesized_id else f"call {result.call_id}"
+        parts.append(types.Part(text=f"From {name} ({call}):"))
         for part in moved:
             media_type = _media_type(part)
             if part.data is not None:
