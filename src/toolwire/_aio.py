@@ -13,7 +13,14 @@ from typing_extensions import TypeAliasType, TypeVar
 
 from ._adapters import read_call, read_calls
 from ._api import Api
-from ._batch import UnexpectedErrors, batch_error, timeout_failure, unexpected_failure
+from ._batch import (
+    UnexpectedErrors,
+    batch_error,
+    check_timeout,
+    refuse_unexpected_errors,
+    timeout_failure,
+    unexpected_failure,
+)
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -187,10 +194,15 @@ class ToolGroup(
         `max_concurrency`, no call starts; without it, the calls that wait for nothing
         still do.)
         With `unexpected_errors="fail"`, the call gets a generic failure instead and the
-        batch goes on. Cancelling the batch cancels its handlers and waits for them to
-        stop. `hooks`: your code before and after each handler runs (see `ToolHooks`).
+        batch goes on. A call whose task other code cancels, or whose handler or async
+        hook raises `CancelledError` on its own, gets `HandlerCancelledError` as its
+        unexpected exception. Cancelling the task that awaits the batch cancels its
+        handlers, waits for them to stop, and raises `CancelledError`. `hooks`: your
+        code before and after each handler runs (see `ToolHooks`); a hook's exception
+        stops the batch like an unexpected one (waiting calls do not start, running ones
+        finish) and then propagates as it is.
         """
-        _check_concurrency(max_concurrency)
+        _check_settings(unexpected_errors, max_concurrency, timeout)
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
 
@@ -231,7 +243,7 @@ class ToolGroup(
         any handler runs; one whose tool left this group gets the "invalid_name" failure
         `run_tool_calls` gives; one whose name now belongs to another tool class raises
         `PendingCallError` (refuse it, or run it with the group that prepared it)."""
-        _check_concurrency(max_concurrency)
+        _check_settings(unexpected_errors, max_concurrency, timeout)
         calls, items = prepared_items(decided, self)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
@@ -273,6 +285,7 @@ class ToolGroup(
         """`run_tool_calls`, asking `approve(pending)` (sync or async) first for every
         call whose tool needs approval, one at a time in call order: True runs it, False
         refuses it with a default text, a string refuses it with that text."""
+        _check_settings(unexpected_errors, max_concurrency, timeout)  # before any approval
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided: list[PendingCall[Any] | ToolCallFailure] = []
         for item in pending:
@@ -318,7 +331,13 @@ async def _run(
     watch = observer(hooks)
     if watch is None:
         return await _execute(call, prepared, context)
-    started = await watch.astart(call)
+    try:
+        started = await watch.astart(call)
+    except asyncio.CancelledError as cancelled:
+        own = _own_cancellation(cancelled, call, "before hook")
+        if own is cancelled:
+            raise
+        raise own from cancelled
     try:
         with watch.current(started):  # spans made by the handler nest under the call's
             result = await _execute(call, prepared, context)
@@ -328,7 +347,13 @@ async def _run(
     except asyncio.CancelledError as cancelled:
         watch.cancelled(started, call, cancelled)
         raise
-    await watch.aend(started, call, result)
+    try:
+        await watch.aend(started, call, result)
+    except asyncio.CancelledError as cancelled:
+        own = _own_cancellation(cancelled, call, "after hook")
+        if own is cancelled:
+            raise
+        raise own from cancelled
     return result
 
 
@@ -349,27 +374,72 @@ async def _execute(
             return timeout_failure(call, limit, error)
         raise
     except asyncio.CancelledError as cancelled:
-        raise _own_cancellation(cancelled, call) from cancelled
+        own = _own_cancellation(cancelled, call)
+        if own is cancelled:
+            raise
+        raise own from cancelled
     return success(call, prepared, returned)
 
 
-def _check_concurrency(max_concurrency: int | None) -> None:
-    if max_concurrency is not None and max_concurrency < 1:
-        raise ValueError(f"max_concurrency must be at least 1 or None; got {max_concurrency}.")
+def _check_settings(unexpected_errors: object, max_concurrency: object, timeout: object) -> None:
+    """Refuse, before anything runs, settings a batch would take oddly or not at all. The
+    defaults cost a comparison each."""
+    if unexpected_errors != "raise" and unexpected_errors != "fail":
+        refuse_unexpected_errors(unexpected_errors)
+    if max_concurrency is not None:
+        _check_concurrency(max_concurrency)
+    if timeout is not None:
+        check_timeout(timeout)
 
 
-def _own_cancellation(cancelled: asyncio.CancelledError, call: StandardToolCall) -> BaseException:
-    """What a `CancelledError` out of a handler means: the running task being cancelled
-    (propagate it), or the handler raising one on its own, e.g. after awaiting a future
-    that other code cancelled. Passing the latter on would tell a caller nobody
-    cancelled that it was, so it becomes the call's unexpected error."""
+def _check_concurrency(max_concurrency: object) -> None:
+    if type(max_concurrency) is int and max_concurrency >= 1:
+        return
+    import reprlib
+
+    shown = reprlib.repr(max_concurrency)
+    if not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool):
+        raise TypeError(
+            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
+            f"handlers may run at once); got {shown}, a {type(max_concurrency).__name__}."
+        )
+    if max_concurrency < 1:
+        raise ValueError(
+            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
+            f"handlers may run at once); got {shown}."
+        )
+
+
+def _own_cancellation(
+    cancelled: asyncio.CancelledError,
+    call: StandardToolCall,
+    during: Literal["handler", "before hook", "after hook"] = "handler",
+) -> BaseException:
+    """What a `CancelledError` out of a handler (or an async hook) means: the running
+    task being cancelled (propagate it), or the handler raising one on its own, e.g.
+    after awaiting a future that other code cancelled. Passing the latter on would tell
+    a caller nobody cancelled that it was, so it becomes the call's unexpected error."""
     task = asyncio.current_task()
     if task is None or task.cancelling():
         return cancelled
-    return HandlerCancelledError(
-        f"The handler of {call.name!r} (call {call.id!r}) raised CancelledError although "
+    own = HandlerCancelledError(_raised_cancelled(call, during))
+    own.__cause__ = cancelled
+    return own
+
+
+def _raised_cancelled(
+    call: StandardToolCall, during: Literal["handler", "before hook", "after hook"]
+) -> str:
+    if during == "handler":
+        return (
+            f"The handler of {call.name!r} (call {call.id!r}) raised CancelledError although "
+            "nothing cancelled the batch, e.g. it awaited a future or task that other code "
+            "cancelled. Catch it in the handler if that is expected."
+        )
+    return (
+        f"The {during} of call {call.id!r} ({call.name!r}) raised CancelledError although "
         "nothing cancelled the batch, e.g. it awaited a future or task that other code "
-        "cancelled. Catch it in the handler if that is expected."
+        "cancelled. Catch it in the hook if that is expected."
     )
 
 
@@ -386,6 +456,14 @@ def _handler(tool: ToolModel, context: Any) -> Awaitable[object]:
 class _Batch:
     """One concurrent run of validated calls, with the bookkeeping `ToolBatchError` needs."""
 
+    # Read from the class until a batch sets them (rarely): no per-batch stores.
+    hook_error: Exception | None = None
+    """The first exception a `before`/`after` hook raised: the batch raises it."""
+    cancelled = False
+    """The batch is being cancelled (`_wait_all` caught the cancellation)."""
+    owner_cancels = 0
+    """The cancellation requests of the task awaiting the batch when the batch began."""
+
     def __init__(
         self,
         group: Mapping[str, type[ToolModel]],
@@ -398,6 +476,10 @@ class _Batch:
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
         self.errors: list[Exception | None] = [None] * len(calls)
         self.stopped = False
+        """No waiting call may start: an unexpected error was recorded ("raise"), or a
+        hook raised."""
+        self.owner: asyncio.Task[Any] | None = None
+        """The task awaiting the batch."""
         self.watch: Observer | None = None
         self.run_call = self._invoke
 
@@ -412,6 +494,9 @@ class _Batch:
         self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
         self.run_call = self._invoke if self.watch is None else self._observed
         start = asyncio.get_running_loop().create_task  # ensure_future re-checks each coroutine
+        self.owner = owner = asyncio.current_task()
+        if owner is not None and owner.cancelling():  # it runs on after a cancellation
+            self.owner_cancels = owner.cancelling()
         others: list[tuple[int, ToolModel]] = []  # the calls of tools that are not sequential
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
@@ -424,7 +509,7 @@ class _Batch:
             else:
                 others.append((index, item))
         if not others and not in_order:
-            return self._outcome()
+            return self._outcome(unexpected_errors)
         # Tasks take their first steps in the order they are made: the other tools'
         # calls, then each sequential tool's chain.
         tasks: list[asyncio.Task[None]] = []
@@ -444,13 +529,99 @@ class _Batch:
                 tasks.append(
                     start(self._gated(lane, ticket, slots, context, unexpected_errors, timeout))
                 )
-        await _wait_all(tasks)
-        return self._outcome()
+        await _wait_all(tasks, self)
+        if self.hook_error is not None:
+            raise self.hook_error  # as it is, as toolwire.core lets it propagate
+        return self._outcome(unexpected_errors)
 
-    def _outcome(self) -> list[Any]:
-        if any(error is not None for error in self.errors):
-            raise batch_error(self.calls, self.results, self.errors) from None
-        return self.results
+    def _outcome(self, unexpected_errors: UnexpectedErrors) -> list[Any]:
+        """The results, or `ToolBatchError`. Never a list with a hole: every call is
+        answered by the time its task ends, and a call left without an answer anyway
+        (its task cancelled by other code before it started) becomes an error entry."""
+        results = self.results
+        if not self.stopped:
+            for result in results:  # a plain loop: the cheapest scan for one call or 1,000
+                if result is None:
+                    self._fill_holes(unexpected_errors)
+                    break
+        if self.stopped:  # an unexpected error was recorded ("raise")
+            raise batch_error(self.calls, results, self.errors) from None
+        return results
+
+    def _fill_holes(self, unexpected_errors: UnexpectedErrors) -> None:
+        """Answer each call left without a result or an error (see `_outcome`)."""
+        for index, result in enumerate(self.results):
+            if result is None and self.errors[index] is None:
+                call = self.calls[index]
+                lost = HandlerCancelledError(
+                    f"Call {call.id!r} ({call.name!r}) got no result: the task that was to run "
+                    "it ended without one, most likely because other code cancelled it before "
+                    "it started (nothing cancelled the batch). Only cancel the task that "
+                    "awaits the batch; if nothing else cancelled it, this is a bug in "
+                    "toolwire: please report it."
+                )
+                self._unexpected(index, lost, unexpected_errors)
+
+    def _batch_cancelled(self) -> bool:
+        """Whether a `CancelledError` in a call's task is the batch being cancelled: the
+        task awaiting it was asked to cancel since the batch began (`cancelled` is set only
+        once that task runs again; the task's count is set at once, e.g. when the event
+        loop cancels every task as it shuts down)."""
+        owner = self.owner
+        return self.cancelled or (owner is not None and owner.cancelling() > self.owner_cancels)
+
+    def _cancelled_call(
+        self,
+        index: int,
+        cancelled: asyncio.CancelledError,
+        unexpected_errors: UnexpectedErrors,
+        during: Literal["handler", "before hook", "after hook", "wait"],
+    ) -> None:
+        """A `CancelledError` in the task of call `index` that is not the batch's own
+        cancellation (`_batch_cancelled` is false): other code cancelled the task, or a
+        handler or async hook raised it on its own (it awaited a future other code
+        cancelled). It becomes the call's unexpected error, `HandlerCancelledError`, and
+        the task goes on as after any unexpected error. Its cancellation requests are
+        answered (`uncancel`), so what the task awaits next runs as usual."""
+        call = self.calls[index]
+        task = asyncio.current_task()
+        requested = False
+        if task is not None and task.cancelling():  # other code called its cancel()
+            requested = True
+            while task.uncancel():
+                pass
+        if requested or during == "wait":
+            where = {
+                "handler": "while its handler ran",
+                "before hook": "while its before hook ran",
+                "after hook": "while its after hook ran",
+                "wait": "while it waited for a slot (max_concurrency)",
+            }[during]
+            text = (
+                f"The task running call {call.id!r} ({call.name!r}) was cancelled {where}, "
+                "but nothing cancelled the batch: other code called its cancel() (e.g. a "
+                "home-made deadline cancelling asyncio.current_task()). For a time limit "
+                "pass `timeout=` or set the tool's `model_tool_timeout`; to stop the batch, "
+                "cancel the task that awaits it."
+            )
+        else:
+            text = _raised_cancelled(call, during)
+        error = HandlerCancelledError(text)
+        error.__cause__ = cancelled
+        # A call's first unexpected error stays its error (an after hook runs last).
+        result = self.results[index]
+        if self.errors[index] is None and (
+            result is None or result.fail_reason != "unexpected_error"
+        ):
+            self.results[index] = None
+            self._unexpected(index, error, unexpected_errors)
+
+    def _hook_raised(self, error: Exception) -> None:
+        """A `before`/`after` hook raised: no waiting call starts, and once the running
+        ones have finished the batch raises the first such exception."""
+        if self.hook_error is None:
+            self.hook_error = error
+        self.stopped = True
 
     async def _in_order(
         self,
@@ -461,10 +632,10 @@ class _Batch:
     ) -> None:
         """A sequential tool's calls, one after another. The first starts at once, like
         every call that waits for nothing; each later one only if no unexpected error was
-        recorded by the time the one ahead of it finished (checked right then, in the
-        same step)."""
+        recorded (and no hook raised) by the time the one ahead of it finished (checked
+        right then, in the same step)."""
         for position, (index, tool) in enumerate(calls):
-            if position and self.stopped:  # an unexpected error stopped the batch
+            if position and self.stopped:  # an unexpected error (or a hook) stopped the batch
                 return
             await self.run_call(index, tool, context, unexpected_errors, timeout)
 
@@ -482,8 +653,16 @@ class _Batch:
         unexpected error does not start, nor do the ones after it."""
         last = len(calls) - 1
         for position, (index, tool) in enumerate(calls):
-            if not await _turn(ticket, slots):
-                return
+            try:
+                if not await _turn(ticket, slots):
+                    return
+            except asyncio.CancelledError as cancelled:
+                if self._batch_cancelled():
+                    raise
+                self._cancelled_call(index, cancelled, unexpected_errors, "wait")
+                if position < last:
+                    ticket = slots.ask(calls[position + 1][0])
+                continue
             try:
                 await self.run_call(index, tool, context, unexpected_errors, timeout)
             except BaseException:
@@ -527,11 +706,9 @@ class _Batch:
             self._unexpected(index, error, unexpected_errors)
             return
         except asyncio.CancelledError as cancelled:
-            own = _own_cancellation(cancelled, call)
-            if own is cancelled:
+            if self._batch_cancelled():
                 raise  # the batch is being cancelled: this task stops
-            own.__cause__ = cancelled
-            self._unexpected(index, cast(Exception, own), unexpected_errors)
+            self._cancelled_call(index, cancelled, unexpected_errors, "handler")
             return
         try:
             self.results[index] = success(call, tool, returned)
@@ -546,17 +723,35 @@ class _Batch:
         unexpected_errors: UnexpectedErrors,
         timeout: float | None,
     ) -> None:
-        """`_invoke` between the observer's start and end (hooks, span, log line)."""
+        """`_invoke` between the observer's start and end (hooks, span, log line). A hook's
+        exception stops the batch (`_hook_raised`); a `CancelledError` out of a hook that
+        is not the batch's is the call's (`_cancelled_call`)."""
         watch = cast(Observer, self.watch)
         call = self.calls[index]
-        started = await watch.astart(call)
+        try:
+            started = await watch.astart(call)
+        except Exception as error:
+            self._hook_raised(error)
+            return
+        except asyncio.CancelledError as cancelled:
+            if self._batch_cancelled():
+                raise
+            self._cancelled_call(index, cancelled, unexpected_errors, "before hook")
+            return
         try:
             with watch.current(started):  # in this call's task: its own span is current
                 await self._invoke(index, tool, context, unexpected_errors, timeout)
-        except asyncio.CancelledError as cancelled:
+        except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
             watch.cancelled(started, call, cancelled)
             raise
-        await watch.aend(started, call, self.results[index], self.errors[index])
+        try:
+            await watch.aend(started, call, self.results[index], self.errors[index])
+        except Exception as error:
+            self._hook_raised(error)
+        except asyncio.CancelledError as cancelled:
+            if self._batch_cancelled():
+                raise
+            self._cancelled_call(index, cancelled, unexpected_errors, "after hook")
 
     def _unexpected(
         self, index: int, error: Exception, unexpected_errors: UnexpectedErrors
@@ -572,7 +767,7 @@ class _Slots:
     """`max_concurrency`: at most `n` handlers run at once. A call asks for a slot with
     its call index; a free slot goes to the waiting call that comes first in call order.
     Whether that call may start is decided when it gets the slot: not once the batch
-    has stopped on an unexpected error."""
+    has stopped on an unexpected error or a hook's exception."""
 
     __slots__ = ("_batch", "_free", "_waiting")
 
@@ -616,11 +811,12 @@ async def _turn(ticket: asyncio.Future[bool], slots: _Slots) -> bool:
         raise
 
 
-async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:
+async def _wait_all(tasks: list[asyncio.Task[None]], batch: _Batch) -> None:
     """Wait for every task; if we are cancelled, cancel them and wait until they stop."""
     try:
         await asyncio.wait(tasks)
     except asyncio.CancelledError:
+        batch.cancelled = True
         for task in tasks:
             task.cancel()
         while True:
@@ -630,9 +826,9 @@ async def _wait_all(tasks: list[asyncio.Task[None]]) -> None:
             except asyncio.CancelledError:
                 continue
         raise
-    # Every outcome of a call is recorded by `_invoke`, so a task raises only on a bug in
-    # toolwire itself. Retrieve every exception, so none is reported as "never
-    # retrieved", and raise the first.
+    # Every outcome of a call is recorded by `_invoke` (a hook's exception by `_observed`),
+    # so a task raises only on a bug in toolwire itself. Retrieve every exception, so none
+    # is reported as "never retrieved", and raise the first.
     failures = [task.exception() for task in tasks if not task.cancelled()]
     first = next((failure for failure in failures if failure is not None), None)
     if first is not None:

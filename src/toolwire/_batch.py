@@ -3,19 +3,82 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NoReturn
 
 from ._call import StandardToolCall
 from ._result import ToolCallFailure, ToolCallResult
 from .exceptions import ToolBatchError
 
-__all__ = ["UnexpectedErrors", "batch_error", "timeout_failure", "unexpected_failure"]
+__all__ = [
+    "UnexpectedErrors",
+    "batch_error",
+    "check_timeout",
+    "refuse_unexpected_errors",
+    "timeout_failure",
+    "timeout_problem",
+    "unexpected_failure",
+]
 
 UnexpectedErrors = Literal["raise", "fail"]
 """What a batch does when a handler raises something other than `ErrorForLLMToSee`:
 "raise" (default) raises `ToolBatchError`; "fail" answers that call with a generic
 failure (reason "unexpected_error", the exception kept on `.exception`, its text
 never shown to the model) and goes on."""
+
+
+def refuse_unexpected_errors(value: object) -> NoReturn:
+    """Raise for an `unexpected_errors=` value that is neither "raise" nor "fail" (the
+    entry points compare it with both first: this runs only for a wrong value)."""
+    import reprlib
+
+    raise (ValueError if isinstance(value, str) else TypeError)(
+        f'unexpected_errors must be "raise" (the default: an unexpected exception raises '
+        f'ToolBatchError) or "fail" (its call gets a generic failure and the batch goes '
+        f"on); got {reprlib.repr(value)}."
+    )
+
+
+def timeout_problem(value: object, *, zero: bool) -> tuple[type[Exception], str] | None:
+    """Why `value` (not None) is not a time limit in seconds, as (the builtin error that
+    fits, the reason), or None when it is one: an int or float above 0 (or 0 itself when
+    `zero`: a batch whose time is up, as `asyncio.timeout(0)`: a handler times out at
+    its first wait), `math.inf` meaning no limit. Refused: what `asyncio.timeout`
+    would take oddly or not at all (a negative number, NaN, an int too large for a
+    float, a bool, a string)."""
+    if type(value) is float or type(value) is int:
+        number: Any = value
+    else:
+        import numbers
+
+        if isinstance(value, bool) or not isinstance(value, numbers.Real):
+            return TypeError, f"a {type(value).__name__}, not a number"
+        number = value
+    try:
+        seconds = float(number)
+    except OverflowError:
+        return ValueError, "too large for a float"
+    if seconds > 0 or (zero and seconds == 0):
+        return None
+    if seconds != seconds:
+        return ValueError, "NaN, not a number"
+    if seconds == 0:
+        return ValueError, "no time for its calls at all"
+    return ValueError, "a negative number of seconds"
+
+
+def check_timeout(value: object) -> None:
+    """Raise TypeError or ValueError for a batch's `timeout=` that is not None and not
+    a time limit (see `timeout_problem`)."""
+    problem = timeout_problem(value, zero=True)
+    if problem is not None:
+        import reprlib
+
+        kind, reason = problem
+        raise kind(
+            f"timeout must be None (no time limit) or a number of seconds: an int or float, "
+            f"at least 0 (0: no time left; math.inf: no limit); got "
+            f"{reprlib.repr(value)}, {reason}."
+        )
 
 
 def unexpected_failure(call: StandardToolCall, error: Exception) -> ToolCallFailure:

@@ -9,7 +9,7 @@ from typing_extensions import TypeAliasType, TypeVar
 
 from ._adapters import read_call, read_calls
 from ._api import Api
-from ._batch import UnexpectedErrors, batch_error, unexpected_failure
+from ._batch import UnexpectedErrors, batch_error, refuse_unexpected_errors, unexpected_failure
 from ._group import GroupDefinitions, check_tools
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import ToolHooks, observer
@@ -172,6 +172,8 @@ class ToolGroup(
         shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
         code before and after each handler runs (see `ToolHooks`).
         """
+        if unexpected_errors != "raise" and unexpected_errors != "fail":
+            refuse_unexpected_errors(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
         if len(read) == 1 and hooks is None and observer(None) is None:
             return [_run_single(self, read, context, limits, unexpected_errors)]
@@ -212,6 +214,8 @@ class ToolGroup(
         any handler runs; one whose tool left this group gets the "invalid_name" failure
         `run_tool_calls` gives; one whose name now belongs to another tool class raises
         `PendingCallError` (refuse it, or run it with the group that prepared it)."""
+        if unexpected_errors != "raise" and unexpected_errors != "fail":
+            refuse_unexpected_errors(unexpected_errors)
         calls, items = prepared_items(decided, self)
         return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
 
@@ -250,6 +254,8 @@ class ToolGroup(
         """`run_tool_calls`, asking `approve(pending)` first for every call whose tool
         needs approval: True runs it, False refuses it with a default text, a string
         refuses it with that text (the model reads it)."""
+        if unexpected_errors != "raise" and unexpected_errors != "fail":
+            refuse_unexpected_errors(unexpected_errors)  # before anyone is asked to approve
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided = [decide(item, approve(item)) if item.needs_approval else item for item in pending]
         return self.run_pending(decided, context, unexpected_errors=unexpected_errors, hooks=hooks)

@@ -80,7 +80,11 @@ class ToolHooks:
     `toolwire.core` they must be plain functions. Both run outside the call's
     `execute_tool` span (which is current only while the handler runs). An exception
     out of a hook is a bug in your code, not something the model did: it propagates
-    out of the dispatch call.
+    out of the dispatch call. In a toolwire.aio batch, calls still waiting for their
+    turn then do not start and running ones finish first, as after a handler's
+    unexpected exception. A `CancelledError` that an async hook raises on its own
+    (nothing cancelled the batch) is instead its call's `HandlerCancelledError`, as for
+    a handler.
     """
 
     before: Callable[[StandardToolCall], object] | None = None

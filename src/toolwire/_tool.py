@@ -24,6 +24,7 @@ from pydantic_core import core_schema
 
 from ._adapters import adapter
 from ._api import Api, check_api
+from ._batch import timeout_problem
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._docstrings import describe_fields
 from ._json import copy_json
@@ -129,6 +130,15 @@ class ToolModel(pydantic.BaseModel):
                 "plain function cannot be stopped once it runs. Make it a toolwire.aio tool "
                 "(`async def model_tool_handler`), or enforce the time limit inside the "
                 "handler."
+            )
+        timeout = getattr(cls, "model_tool_timeout", None)
+        if timeout is not None and (problem := timeout_problem(timeout, zero=False)) is not None:
+            import reprlib
+
+            raise ToolDefinitionError(
+                f"{cls.__name__}.model_tool_timeout is {reprlib.repr(timeout)}: {problem[1]}. "
+                "Set it to a number of seconds above 0 (an int or float; math.inf: no limit, "
+                "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:

@@ -20,7 +20,8 @@ Hierarchy::
     │                                      finished response belongs, a coroutine...
     ├── StreamIncompleteError (RuntimeError)  a stream that ended without a final response
     ├── StreamOrderError (ValueError)   stream items in an order the API never sends
-    ├── HandlerCancelledError (RuntimeError)  (aio) a handler raised CancelledError itself
+    ├── HandlerCancelledError (RuntimeError)  (aio) a call's handler or hook raised
+    │                                    CancelledError itself, or other code cancelled its task
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
     ErrorForLLMToSee                   raised by *your* handler: its text goes to the model
@@ -163,8 +164,9 @@ class StreamOrderError(ToolwireError, ValueError):
 
 
 class HandlerCancelledError(ToolwireError, RuntimeError):
-    """(aio) A handler raised `asyncio.CancelledError` although nothing cancelled its call,
-    e.g. it awaited a future that other code cancelled. Propagating the `CancelledError`
+    """(aio) A call's handler or async hook raised `asyncio.CancelledError` although
+    nothing cancelled the batch, e.g. it awaited a future that other code cancelled, or
+    other code cancelled the call's task. Propagating the `CancelledError`
     would tell the caller it was cancelled; instead this is the call's unexpected error
     (its `__cause__` is the `CancelledError`). A real cancellation of the caller's task
     still propagates as `CancelledError`."""
