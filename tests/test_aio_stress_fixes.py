@@ -756,3 +756,27 @@ def test_a_wrong_model_tool_timeout_is_refused_when_the_class_is_defined() -> No
         "accepted 0.5",
         "accepted inf",
     ]
+
+
+def test_wrong_other_calls_and_hooks_are_refused_at_once() -> None:
+    class noop(core.BaseFunctionToolModel[None, None]):
+        """Do nothing."""
+
+        def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return "ok", None
+
+    group = core.ToolGroup.from_list([noop])
+    call = StandardToolCall("function", "c1", "noop", "{}")
+    wrong: Any = "skip"
+    with pytest.raises(ValueError) as error:
+        group.run_tool_calls([call], None, other_calls=wrong)
+    assert str(error.value) == (
+        'other_calls must be "raise" (the default: a client-side call toolwire cannot run '
+        'raises UnhandledCallsError) or "ignore" (such calls are left for you to answer); '
+        "got 'skip'."
+    )
+    hooks: Any = {"before": print}
+    with pytest.raises(TypeError, match="hooks must be a ToolHooks"):
+        group.run_tool_calls([call], None, hooks=hooks)
+    with pytest.raises(TypeError, match="hooks must be a ToolHooks"):
+        asyncio.run(aio.ToolGroup[None, None]().run_tool_calls([], None, hooks=hooks))

@@ -146,6 +146,11 @@ def observer(hooks: ToolHooks | None) -> Observer | None:
             and _environment_checked is False
         ):
             return None
+    if hooks is not None and not isinstance(hooks, ToolHooks):
+        raise TypeError(
+            f"hooks must be a ToolHooks, e.g. hooks=ToolHooks(before=..., after=...); got a "
+            f"{type(hooks).__name__}."
+        )
     tracer = _current_tracer()
     if hooks is None and tracer is None and not logs:
         return None

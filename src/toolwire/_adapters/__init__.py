@@ -161,6 +161,12 @@ def read_calls(
 ) -> list[StandardToolCall]:
     """Every tool call in `calls`: one call object, a sequence of them, or a whole
     response/message object of any API, in call order."""
+    if other_calls != "raise" and other_calls != "ignore":
+        raise (ValueError if isinstance(other_calls, str) else TypeError)(
+            f'other_calls must be "raise" (the default: a client-side call toolwire cannot '
+            f'run raises UnhandledCallsError) or "ignore" (such calls are left for you to '
+            f"answer); got {other_calls!r}."
+        )
     kind = type(calls)
     fast = _FAST_READERS.get(kind)
     if fast is not None and (api is None or api == _API_BY_TYPE[kind]):
