@@ -19,7 +19,7 @@ from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
 from tests.helpers import chat_completion
-from toolwire import aio
+from tests.test_wrong_objects import AIO_GROUP, GROUP
 from toolwire._adapters.anthropic.results import tool_result_block
 from toolwire._adapters.gemini.results import function_response_part
 from toolwire._adapters.openai_chat.results import tool_message
@@ -30,7 +30,6 @@ from toolwire.core import (
     StandardToolCall,
     ToolCallFailure,
     ToolCallSuccess,
-    ToolGroup,
     assistant_messages,
     media_report,
     tool_result_messages,
@@ -38,33 +37,6 @@ from toolwire.core import (
 )
 from toolwire.exceptions import UnexpectedObjectError
 from toolwire.testing import FakeAnthropic
-
-
-class GetWeather(BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    model_tool_custom_name = "get_weather"
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
-
-
-class AsyncGetWeather(aio.BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    model_tool_custom_name = "get_weather"
-
-    city: str
-
-    async def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
-
-
-GROUP = ToolGroup.from_list([GetWeather])
-AIO_GROUP = aio.ToolGroup.from_list([AsyncGetWeather])
-
 
 # -- each API's response, built with its SDK's models ------------------------------------
 

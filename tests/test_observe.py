@@ -10,15 +10,12 @@ import logging
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 from anthropic.types import Message
 from inline_snapshot import snapshot
-from opentelemetry import trace
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from toolwire import _observe, aio
@@ -71,18 +68,6 @@ CALLS = message(
     ("get_weather", {"town": "Rome"}),  # invalid: never executed, so no span
     ("get_weather", {"city": "Crash"}),
 )
-
-
-@pytest.fixture
-def spans(monkeypatch: pytest.MonkeyPatch) -> Iterator[InMemorySpanExporter]:
-    """The application's tracer provider, for this test only (OpenTelemetry lets a
-    process set its global provider once)."""
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr(trace, "_TRACER_PROVIDER", provider)
-    yield exporter
-    provider.shutdown()
 
 
 def described(span: ReadableSpan) -> dict[str, Any]:

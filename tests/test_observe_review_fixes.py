@@ -11,13 +11,12 @@ import logging
 import subprocess
 import sys
 import textwrap
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine
 from typing import Any, cast
 
 import pytest
 from opentelemetry import trace
-from opentelemetry.sdk.trace import ReadableSpan, TracerProvider
-from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
 from toolwire import _observe, aio
@@ -32,18 +31,6 @@ from toolwire.core import (
     ToolHooks,
 )
 from toolwire.exceptions import ToolBatchError
-
-
-@pytest.fixture
-def spans(monkeypatch: pytest.MonkeyPatch) -> Iterator[InMemorySpanExporter]:
-    """The application's tracer provider, for this test only (OpenTelemetry lets a
-    process set its global provider once)."""
-    exporter = InMemorySpanExporter()
-    provider = TracerProvider()
-    provider.add_span_processor(SimpleSpanProcessor(exporter))
-    monkeypatch.setattr(trace, "_TRACER_PROVIDER", provider)
-    yield exporter
-    provider.shutdown()
 
 
 def app() -> trace.Tracer:
