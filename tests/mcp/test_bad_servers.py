@@ -112,6 +112,31 @@ def test_malformed_content_becomes_notes_and_the_rest_arrives() -> None:
     )
 
 
+def test_a_huge_protocol_error_reaches_the_model_cut() -> None:
+    """A server that puts a whole stack trace in its error message: the model reads the
+    first thousand characters and how much was left out, not all of it."""
+    trace = "Traceback (most recent call last):\n" + "  File 'db.py', line 1\n" * 5000
+
+    async def answer(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+        raise MCPError(-32603, trace)
+
+    server = lowlevel_server([types.Tool(name="query", input_schema=OBJECT)], answer)
+
+    async def body() -> list[Any]:
+        async with Client(server) as client:
+            tools = await MCPTools.load(client)
+            group = ToolGroup.from_list(tools.tools)
+            return await group.run_tool_calls([call("t1", "query")], None)
+
+    (result,) = run(body)
+    prefix = "The MCP server 'odd' could not run 'query': "
+    assert result.fail_reason == "explicit_handler_error"
+    assert result.result_content == (
+        f"{prefix}{trace[:1000]}... ({len(trace) - 1000:,} more characters)"
+    )
+    assert len(result.result_content) < 1100
+
+
 def test_a_hanging_call_times_out_alone() -> None:
     async def answer(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
         if name == "hang":

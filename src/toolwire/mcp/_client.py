@@ -69,6 +69,9 @@ _BLOCK_TYPES = frozenset(
 """The `type` of every content block MCP defines ("text", "image", ...)."""
 _DETAIL_LIMIT = 160
 """The longest piece of a bad reply's description quoted to the model."""
+_SERVER_MESSAGE_LIMIT = 1000
+"""The most of a server's protocol error message the model reads: servers put whole
+stack traces there, and every character lands in the conversation."""
 
 
 class _ServerTool:
@@ -162,7 +165,11 @@ def _problem(loc: tuple[Any, ...], message: str, value: object) -> InitErrorDeta
 
 def _failure(server: str, name: str, error: BaseException) -> str:
     if isinstance(error, MCPError):
-        return f"The MCP server {server} could not run {name!r}: {error.error.message}"
+        message = error.error.message
+        if len(message) > _SERVER_MESSAGE_LIMIT:
+            cut = len(message) - _SERVER_MESSAGE_LIMIT
+            message = f"{message[:_SERVER_MESSAGE_LIMIT]}... ({cut:,} more characters)"
+        return f"The MCP server {server} could not run {name!r}: {message}"
     if isinstance(error, TimeoutError):
         return f"The MCP server {server} did not answer {name!r} in time."
     return (
