@@ -32,10 +32,14 @@ if TYPE_CHECKING:
     from ..._result import ToolCallResult
     from .stream import ChatStreamAccumulator
 
-__all__ = ["ADAPTER", "ChatCompletionsAdapter"]
+__all__ = ["ADAPTER", "NO_ARGUMENTS", "ChatCompletionsAdapter"]
 
 OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 OPENAI_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
+
+NO_ARGUMENTS = "{}"
+"""The arguments a replayed call gets when its server sent none (`null`, or no key):
+what toolwire ran it with, as the string the API's param types require."""
 
 _CUT_FINISH_REASONS = ("length", "content_filter")
 _API: Literal["chat.completions"] = "chat.completions"
@@ -93,12 +97,14 @@ class ChatCompletionsAdapter:
         calls: list[StandardToolCall] = []
         item: Any
         for index, item in enumerate(items):
-            # Inline fast path for the common case: an SDK function call with an id.
-            if getattr(item, "type", None) == "function" and (call_id := item.id):
-                function = item.function
-                calls.append(
-                    StandardToolCall("function", call_id, function.name, function.arguments)
-                )
+            # Inline fast path for the common case: an SDK function call with an id and a name.
+            if (
+                getattr(item, "type", None) == "function"
+                and (call_id := item.id)
+                and (function := item.function) is not None
+                and (name := function.name)
+            ):
+                calls.append(StandardToolCall("function", call_id, name, function.arguments))
             else:
                 calls.append(_read_call(item, index, None, False, False))
         return calls
@@ -220,9 +226,13 @@ def _read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
     calls: list[StandardToolCall] = []
     item: Any
     for item in tool_calls:
-        if getattr(item, "type", None) == "function" and (call_id := item.id):
-            function = item.function
-            calls.append(StandardToolCall("function", call_id, function.name, function.arguments))
+        if (
+            getattr(item, "type", None) == "function"
+            and (call_id := item.id)
+            and (function := item.function) is not None
+            and (name := function.name)
+        ):
+            calls.append(StandardToolCall("function", call_id, name, function.arguments))
         else:
             calls.append(_read_call(item, len(calls), response.id, False, False))
     return calls
@@ -281,28 +291,31 @@ def _read_call(
     cannot show where it stopped, so the `last` call of the turn, the one being written
     when the limit hit, is taken as cut."""
     kind = getattr(item, "type", None)  # None for dicts
+    # An SDK call a server sent without its `function` (or `custom`) part, or without a
+    # name, is still a call with an id to answer: read with `field`, it gets one result.
     if kind == "function":
-        function: Any = getattr(item, "function")  # noqa: B009 - SDK model attribute
+        function: object = getattr(item, "function")  # noqa: B009 - SDK model attribute
         call_id: str = getattr(item, "id")  # noqa: B009
-        arguments = function.arguments
+        arguments = field(function, "arguments")
+        name: str = field(function, "name") or ""
         if call_id and not cut:
-            return StandardToolCall("function", call_id, function.name or "", arguments)
+            return StandardToolCall("function", call_id, name, arguments)
         return StandardToolCall(
             "function",
             call_id or synthesized_id(response_id, index),
-            function.name or "",
+            name,
             arguments,
             not call_id,
             cut and not is_complete_json(arguments),
         )
     if kind == "custom":
-        custom: Any = getattr(item, "custom")  # noqa: B009
+        custom: object = getattr(item, "custom")  # noqa: B009
         call_id = getattr(item, "id")  # noqa: B009
         return StandardToolCall(
             type="custom",
             id=call_id or synthesized_id(response_id, index),
-            name=custom.name or "",
-            input=custom.input,
+            name=field(custom, "name") or "",
+            input=field(custom, "input"),
             synthesized_id=not call_id,
             truncated=cut and last,
         )
@@ -377,10 +390,13 @@ def _call_param(
             "custom": {"name": field(custom, "name"), "input": field(custom, "input")},
         }
     function = field(item, "function")
+    arguments = field(function, "arguments")
+    if arguments is None:  # a server's "no arguments": the param (and servers) want a string
+        arguments = NO_ARGUMENTS
     return {
         "id": call_id,
         "type": "function",
-        "function": {"name": field(function, "name"), "arguments": field(function, "arguments")},
+        "function": {"name": field(function, "name"), "arguments": arguments},
     }
 
 

@@ -32,7 +32,7 @@ from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
 from .._mismatch import is_sdk_type, mro_names, wrong_object
-from ..openai_chat.adapter import OPENAI_NAME, OPENAI_NAME_RULE
+from ..openai_chat.adapter import NO_ARGUMENTS, OPENAI_NAME, OPENAI_NAME_RULE
 from .items import CALL_KINDS, ITEM_TYPES, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
 from .results import attachments, output_item, place
@@ -133,9 +133,12 @@ class ResponsesAdapter:
         for item in items:
             data = _plain(item)
             param = as_input_item(data)
-            if data.get("type") in CALL_KINDS:
+            kind = data.get("type")
+            if kind in CALL_KINDS:
                 if not param.get("call_id"):
                     param["call_id"] = synthesized_id(response_id, ordinal)
+                if kind == "function_call" and param.get("arguments") is None:
+                    param["arguments"] = NO_ARGUMENTS  # required: a server's "no arguments"
                 ordinal += 1
             replayed.append(cast("ResponseInputItemParam", param))
         return replayed
@@ -221,10 +224,10 @@ def _read_sdk_response(response: Any) -> list[StandardToolCall] | None:
     for item in response.output or ():
         kind = getattr(item, "type", None)
         if kind == "function_call":
-            call_id, status = item.call_id, item.status
-            if not call_id or not (status == "completed" or status is None):
+            call_id, status, name = item.call_id, item.status, item.name
+            if not call_id or not name or not (status == "completed" or status is None):
                 return None
-            calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
+            calls.append(StandardToolCall("function", call_id, name, item.arguments))
         elif kind != "message" and kind != "reasoning":
             return None
     return calls
@@ -244,11 +247,15 @@ def _read_items(
         kind = getattr(item, "type", None)
         if kind is not None:  # an SDK model
             if kind == "function_call":
-                # Inline fast path for the common case: a complete function call with an id.
-                call_id = item.call_id
-                status = item.status
-                if call_id and (status == "completed" or (status is None and not stopped_early)):
-                    calls.append(StandardToolCall("function", call_id, item.name, item.arguments))
+                # Inline fast path for the common case: a complete function call with an id
+                # and a name (a server may leave the name out: the general path answers it).
+                call_id, status, name = item.call_id, item.status, item.name
+                if (
+                    call_id
+                    and name
+                    and (status == "completed" or (status is None and not stopped_early))
+                ):
+                    calls.append(StandardToolCall("function", call_id, name, item.arguments))
                     continue
             get = partial(getattr, item)
         elif isinstance(item, Mapping):
