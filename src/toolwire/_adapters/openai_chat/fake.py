@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 import httpx2
 
@@ -96,8 +96,14 @@ class ChatCodec:
         number = server.next_id()
         completion_id = f"chatcmpl-fake{number}"
         model = str(body.get("model") or "fake-model")
+        custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
         calls = [
-            (call.id or f"call_{server.next_id()}", call.name, arguments_text(call))
+            _Call(
+                call.id or f"call_{server.next_id()}",
+                call.name,
+                arguments_text(call),
+                call.name in custom_tools,
+            )
             for call in reply.calls
         ]
         if reply.stop == "length":
@@ -119,10 +125,7 @@ class ChatCodec:
             )
         message: dict[str, Any] = {"role": "assistant", "content": content, "refusal": refusal}
         if calls:
-            message["tool_calls"] = [
-                {"id": i, "type": "function", "function": {"name": n, "arguments": a}}
-                for i, n, a in calls
-            ]
+            message["tool_calls"] = [call.param() for call in calls]
         return httpx2.Response(
             200,
             json={
@@ -158,12 +161,35 @@ def _chunk(completion_id: str, model: str, choices: list[Any], **extra: Any) -> 
     }
 
 
+class _Call(NamedTuple):
+    """One call of the reply: a custom tool's is a `custom` call carrying free text."""
+
+    id: str
+    name: str
+    text: str
+    custom: bool
+
+    def param(self) -> dict[str, Any]:
+        if self.custom:
+            return {"id": self.id, "type": "custom", "custom": {"name": self.name, "input": self.text}}  # fmt: skip
+        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": self.text}}  # fmt: skip
+
+    def start_delta(self, index: int) -> dict[str, Any]:
+        """The first streamed delta of the call: its id, type and name, no text yet."""
+        return {"index": index, **self._replace(text="").param()}
+
+    def text_delta(self, index: int, piece: str) -> dict[str, Any]:
+        if self.custom:  # the SDK has no typed delta for custom calls; they come as extras
+            return {"index": index, "custom": {"input": piece}}
+        return {"index": index, "function": {"arguments": piece}}
+
+
 def _chunks(
     completion_id: str,
     model: str,
     content: str | None,
     refusal: str | None,
-    calls: list[tuple[str, str, str]],
+    calls: list[_Call],
     finish: str,
 ) -> list[dict[str, Any]]:
     def choice(delta: dict[str, Any], finish_reason: str | None = None) -> list[Any]:
@@ -174,12 +200,11 @@ def _chunks(
         chunks.append(_chunk(completion_id, model, choice({"content": piece})))
     for piece in split_text(refusal) if refusal else []:
         chunks.append(_chunk(completion_id, model, choice({"refusal": piece})))
-    for index, (call_id, name, arguments) in enumerate(calls):
-        function = {"name": name, "arguments": ""}
-        first = {"index": index, "id": call_id, "type": "function", "function": function}
+    for index, call in enumerate(calls):
+        first = call.start_delta(index)
         chunks.append(_chunk(completion_id, model, choice({"tool_calls": [first]})))
-        for piece in split_text(arguments, 16) if arguments else []:
-            fragment = {"index": index, "function": {"arguments": piece}}
+        for piece in split_text(call.text, 16) if call.text else []:
+            fragment = call.text_delta(index, piece)
             chunks.append(_chunk(completion_id, model, choice({"tool_calls": [fragment]})))
     chunks.append(_chunk(completion_id, model, choice({}, finish)))
     return chunks
