@@ -30,6 +30,7 @@ from ._parts import (
     ImagePart,
     MediaPart,
     ResultPart,
+    guess_media_type,
     is_data_url,
     media_kind,
     media_type_of,
@@ -47,8 +48,11 @@ __all__ = [
     "Placement",
     "attachments_line",
     "b64",
+    "b64_size",
     "data_url",
     "describe",
+    "image_bytes_problem",
+    "image_bytes_type",
     "image_type_outside",
     "inline",
     "media_parts",
@@ -154,6 +158,35 @@ def image_type_outside(part: MediaPart, accepted: frozenset[str]) -> str | None:
     return media_type
 
 
+SIGNED_IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+"""Image types every file of which starts with its own signature: the bytes say which."""
+
+
+def image_bytes_type(part: MediaPart) -> str | None:
+    """What an inline image's bytes are, by their signature, when png, jpeg, gif or webp;
+    None for other bytes (heic, or no image at all) and for a part that is not an inline
+    image. The APIs read the bytes: Anthropic answers 400 to an image sent as another
+    type than its bytes are."""
+    if not isinstance(part, ImagePart) or part.data is None:
+        return None
+    found = guess_media_type(part.data)
+    return found if found in SIGNED_IMAGE_TYPES else None
+
+
+def image_bytes_problem(part: MediaPart) -> str:
+    """Why an inline image labelled png, jpeg, gif or webp cannot be read ("" when it
+    can, or when its label has no signature to check): its bytes are none of these (an
+    HTML error page, a cut file), which the APIs answer 400 to."""
+    if not isinstance(part, ImagePart) or part.media_type not in SIGNED_IMAGE_TYPES:
+        return ""
+    if part.data is None or image_bytes_type(part) is not None:
+        return ""
+    return (
+        "its bytes are not a png, jpeg, gif or webp image, though its media_type says "
+        f"{part.media_type}"
+    )
+
+
 def text_of(parts: Sequence[ResultPart]) -> str:
     return "\n".join(p for p in parts if isinstance(p, str))
 
@@ -166,7 +199,7 @@ def describe(part: MediaPart) -> str:
     if isinstance(part, FilePart) and part.filename:
         noun = f"{noun} {part.filename!r}"
     if part.data is not None:
-        source = f"{part.media_type}, {_size(len(part.data))}"
+        source = f"{image_bytes_type(part) or part.media_type}, {_size(len(part.data))}"
     elif part.url is not None:
         shown = part.url if len(part.url) <= 80 else part.url[:77] + "..."
         source = f"at {shown}"
@@ -191,10 +224,16 @@ def b64(data: bytes) -> str:
     return base64.b64encode(data).decode("ascii")
 
 
+def b64_size(data: bytes) -> int:
+    """The length of `data` base64-encoded: what the APIs count against their limits."""
+    return (len(data) + 2) // 3 * 4
+
+
 def data_url(part: MediaPart) -> str:
-    """The part's bytes as a `data:` URL (`data:image/png;base64,...`)."""
+    """The part's bytes as a `data:` URL (`data:image/png;base64,...`), an image's of the
+    type its bytes are."""
     assert part.data is not None
-    return f"data:{part.media_type};base64,{b64(part.data)}"
+    return f"data:{image_bytes_type(part) or part.media_type};base64,{b64(part.data)}"
 
 
 def _size(count: int) -> str:

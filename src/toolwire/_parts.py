@@ -8,7 +8,9 @@ falls back the documented way where it does not (see `toolwire._media`).
 Each media part has exactly one source: `data` (bytes, with `media_type`), `url`, or
 `file_id` (a file uploaded to one provider: OpenAI's `file-...`, Anthropic's
 `file_...`, Gemini's file URI). Build them from a path or bytes in one call:
-`ImagePart.from_path("chart.png")`, `FilePart.from_bytes(pdf_bytes)`.
+`ImagePart.from_path("chart.png")`, `FilePart.from_bytes(pdf_bytes)`. A part no API
+could take raises `MediaError` when it is made: empty `data`, a file path given as
+`url`, a type no API reads.
 
 A `data:` URL (RFC 2397, base64 or percent-encoded) is bytes written as a URL: it is
 read when the part is made (a malformed one raises `MediaError` then), and every API
@@ -96,6 +98,7 @@ class ImagePart:
 
     def __post_init__(self) -> None:
         _check_source(self)
+        _keep_bytes(self)
         media_type = self.media_type
         if self.url is not None and is_data_url(self.url):
             media_type = read_data_url(self)[0]
@@ -140,6 +143,7 @@ class FilePart:
 
     def __post_init__(self) -> None:
         _check_source(self)
+        _keep_bytes(self)
         media_type = self.media_type
         if self.url is not None and is_data_url(self.url):
             media_type = read_data_url(self)[0]
@@ -211,10 +215,41 @@ def _check_source(part: ImagePart | FilePart) -> None:
                 f"{kind}(data=...) needs a media_type; {kind}.from_bytes(data) reads it "
                 "from the bytes' signature."
             )
+        if not part.data:
+            raise MediaError(
+                f"{kind}.data is empty: every API rejects an empty image or file. Leave "
+                "the part out, or say in a str part that there is nothing to show."
+            )
     for name in ("url", "file_id"):
         value = getattr(part, name)
         if value is not None and (not isinstance(value, str) or not value):
             raise MediaError(f"{kind}.{name} must be a non-empty string, not {value!r}.")
+    if part.url is not None and not _is_url(part.url):
+        raise MediaError(
+            f"{kind}.url {part.url!r} is not a URL an API can fetch: give an https:// URL "
+            f"or a data: URL, or read a file on this machine with {kind}.from_path(path)."
+        )
+
+
+def _is_url(text: str) -> bool:
+    """Whether `text` starts with a URL scheme (RFC 3986) an API could fetch: not a
+    file path (no scheme, a Windows drive letter, `file:`)."""
+    scheme, colon, _ = text.partition(":")
+    return (
+        bool(colon)
+        and len(scheme) > 1
+        and scheme.isascii()
+        and scheme[0].isalpha()
+        and all(c.isalnum() or c in "+-." for c in scheme)
+        and scheme.lower() != "file"
+    )
+
+
+def _keep_bytes(part: ImagePart | FilePart) -> None:
+    """Store `data` given as a bytearray or memoryview as bytes: the part stays immutable
+    and hashable, and every renderer reads one type."""
+    if part.data is not None and not isinstance(part.data, bytes):
+        object.__setattr__(part, "data", bytes(part.data))
 
 
 _DATA_URL_DEFAULT_TYPE = "text/plain"

@@ -7,6 +7,11 @@ must come first). Audio and video reach the model nowhere on this API: a note ta
 their place, as it does for an image of a type Anthropic does not take (heic, heif).
 A URL source is one Anthropic fetches: a `data:` URL goes as the bytes it holds (a
 base64 image or PDF, a text document), with the checks bytes get.
+
+Anthropic reads an inline image's bytes: it answers 400 to one sent as another type
+than its bytes are, to bytes that are no image, and to more than 5 MB of base64. So an
+image goes as the type its bytes are, and the others become notes; a document's size
+counts as sent too (base64 for a PDF), against the 32 MB a request holds.
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ from ..._media import (
     Placement,
     attachments_line,
     b64,
-    image_type_outside,
+    b64_size,
+    image_bytes_problem,
+    image_bytes_type,
     inline,
     media_parts,
     note_for,
@@ -40,7 +47,9 @@ __all__ = ["attachment_blocks", "place", "tool_result_block"]
 
 ANTHROPIC_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 ANTHROPIC_MAX_IMAGE_BYTES = 5 * 1024 * 1024
+"""Of base64 ("image exceeds 5 MB maximum: 5333336 bytes > 5242880 bytes")."""
 ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
+"""What a whole request holds: no document sent larger fits."""
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
@@ -50,21 +59,46 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return "note", f"the Anthropic Messages API takes no {kind}"
-    if isinstance(part, ImagePart):
-        outside = image_type_outside(part, ANTHROPIC_IMAGE_TYPES)
-        if outside is not None:
-            return "note", f"Anthropic takes jpeg, png, gif and webp images, not {outside}"
-        if part.data is not None and len(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
-            return "note", "Anthropic takes images of up to 5 MB"
-    else:
-        media_type = media_type_of(part)
-        if part.url is not None and media_type is not None and media_type != "application/pdf":
-            return "note", f"Anthropic takes documents by URL only as PDFs, not {media_type}"
-        if part.data is not None and len(part.data) > ANTHROPIC_MAX_DOCUMENT_BYTES:
-            return "note", "Anthropic takes documents of up to 32 MB"
+    problem = _image_problem(part) if isinstance(part, ImagePart) else _document_problem(part)
+    if problem:
+        return "note", problem
     if media == "message":
         return "message", "media='message' was asked for"
     return "native", ""
+
+
+def _image_problem(part: ImagePart) -> str:
+    """Why Anthropic cannot take this image ("" when it can), judged by its bytes when
+    it has them."""
+    media_type = _image_type(part)
+    if media_kind(media_type) == "image" and media_type not in ANTHROPIC_IMAGE_TYPES:
+        return f"Anthropic takes jpeg, png, gif and webp images, not {media_type}"
+    if part.data is None:
+        return ""
+    if image_bytes_type(part) is None:
+        return image_bytes_problem(part)
+    if b64_size(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
+        return "Anthropic takes images of up to 5 MB"
+    return ""
+
+
+def _document_problem(part: MediaPart) -> str:
+    """Why Anthropic cannot take this document ("" when it can)."""
+    media_type = media_type_of(part)
+    if part.url is not None and media_type is not None and media_type != "application/pdf":
+        return f"Anthropic takes documents by URL only as PDFs, not {media_type}"
+    if part.data is None:
+        return ""
+    size = b64_size(part.data) if media_type == "application/pdf" else len(part.data)
+    if size > ANTHROPIC_MAX_DOCUMENT_BYTES:
+        return "Anthropic takes documents of up to 32 MB"
+    return ""
+
+
+def _image_type(part: ImagePart) -> str | None:
+    """The type an image goes as: what its bytes are, else the type given (or read off
+    its URL)."""
+    return image_bytes_type(part) or media_type_of(part)
 
 
 def tool_result_block(
@@ -132,7 +166,7 @@ def media_block(part: MediaPart) -> ImageBlockParam | DocumentBlockParam:
     part = inline(part)
     if isinstance(part, ImagePart):
         if part.data is not None:
-            media_type: Any = part.media_type
+            media_type: Any = _image_type(part)
             return {
                 "type": "image",
                 "source": {"type": "base64", "media_type": media_type, "data": b64(part.data)},

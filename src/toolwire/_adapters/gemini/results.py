@@ -8,7 +8,9 @@ function responses, where every Gemini model reads them; so do all media with
 responses). Inline data over 20 MB is noted instead: upload it with the Files API and
 return its URI as `file_id`. So is an image of a type Gemini does not take (gif):
 Gemini reads png, jpeg, webp, heic and heif images. A `data:` URL is no file URI: it
-goes as the inline data it holds, with the checks bytes get.
+goes as the inline data it holds, with the checks bytes get. An inline image goes as
+the type its bytes are; bytes that are no image (Gemini answers 400: "Provided image is
+not valid") are noted.
 
 `google.genai` is imported only when a Gemini result is rendered.
 """
@@ -22,12 +24,13 @@ from ..._media import (
     MediaPlacement,
     Placement,
     attachments_line,
-    image_type_outside,
+    image_bytes_problem,
+    image_bytes_type,
     inline,
     media_parts,
     note_for,
 )
-from ..._parts import MediaPart, media_type_of
+from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 
 if TYPE_CHECKING:
     from google.genai.types import Content, FunctionResponsePart, Part
@@ -67,9 +70,12 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     media_type = _media_type(part)
     if media_type is None:
         return "note", "Gemini needs the media_type of a file given by URL or file id"
-    outside = image_type_outside(part, GEMINI_IMAGE_TYPES)
-    if outside is not None:
-        return "note", f"Gemini takes png, jpeg, webp, heic and heif images, not {outside}"
+    is_image = isinstance(part, ImagePart) and media_kind(media_type) == "image"
+    if is_image and media_type not in GEMINI_IMAGE_TYPES:
+        return "note", f"Gemini takes png, jpeg, webp, heic and heif images, not {media_type}"
+    unreadable = image_bytes_problem(part)
+    if unreadable:
+        return "note", unreadable
     if media == "message":
         return "message", "media='message' was asked for"
     if media_type not in FUNCTION_RESPONSE_TYPES:
@@ -164,5 +170,6 @@ def _response_part(part: MediaPart) -> FunctionResponsePart:
 
 
 def _media_type(part: MediaPart) -> str | None:
-    """Gemini needs a type with every file: given, or read off the URL's extension."""
-    return media_type_of(part)
+    """Gemini needs a type with every file: what an image's bytes are, else the type
+    given, or read off the URL's extension."""
+    return image_bytes_type(part) or media_type_of(part)

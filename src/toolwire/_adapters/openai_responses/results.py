@@ -19,6 +19,7 @@ from ..._media import (
     Placement,
     attachments_line,
     data_url,
+    image_bytes_problem,
     image_type_outside,
     inline,
     media_parts,
@@ -54,6 +55,9 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         outside = image_type_outside(part, OPENAI_IMAGE_TYPES)
         if outside is not None:
             return "note", f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
+        unreadable = image_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
+        if unreadable:
+            return "note", unreadable
         if part.data is not None and len(part.data) > OPENAI_MAX_IMAGE_BYTES:
             return "note", "OpenAI takes images of up to 20 MB"
     elif part.data is not None and len(part.data) > OPENAI_MAX_FILE_BYTES:
