@@ -14,11 +14,14 @@ pydantic reads the docstrings itself, exactly as before.
 from __future__ import annotations
 
 import ast
+import builtins
 import inspect
 import linecache
 import re
+import typing
+from collections.abc import Mapping
 from textwrap import dedent
-from types import FrameType
+from types import FrameType, ModuleType
 from typing import Any
 
 import pydantic
@@ -44,6 +47,9 @@ and classes): a class using them is left to pydantic."""
 
 _SPECIAL_FORMS = ("ClassVar", "Annotated", "Final", "InitVar")
 """Annotations whose field (if any) pydantic builds differently: left to pydantic."""
+
+_DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*")
+_TYPING_MODULES = frozenset({"typing", "typing_extensions"})
 
 
 def describe_fields(cls: type, frame: FrameType | None) -> bool:
@@ -71,6 +77,8 @@ def describe_fields(cls: type, frame: FrameType | None) -> bool:
         text = annotation if isinstance(annotation, str) else repr(annotation)
         if any(form in text for form in _SPECIAL_FORMS):
             return False
+        if isinstance(annotation, str) and _names_a_special_form(annotation, namespace, frame):
+            return False
         if field not in namespace:
             described[field] = pydantic.Field(description=doc)
             continue
@@ -82,6 +90,44 @@ def describe_fields(cls: type, frame: FrameType | None) -> bool:
         # Read by pydantic as the field's assigned value, then removed from the class.
         type.__setattr__(cls, field, info)
     return True
+
+
+def _names_a_special_form(text: str, namespace: Mapping[str, Any], frame: FrameType | None) -> bool:
+    """Whether a name in a postponed annotation stands for a special form.
+
+    With `from __future__ import annotations` the text hides aliases that pydantic sees
+    once it evaluates it: `Described = Annotated[int, Field(description=...)]` (the
+    alias's description wins over the docstring in pydantic), `from typing import
+    ClassVar as CV` (no field at all). Names that cannot be found yet (a model defined
+    further down, the class itself) are classes in practice, not aliases.
+    """
+    scopes = (namespace, frame.f_locals, frame.f_globals) if frame is not None else (namespace,)
+    for dotted in set(_DOTTED_NAME.findall(text)):
+        value = _lookup(dotted, (*scopes, vars(builtins)))
+        if value is None or isinstance(value, type):
+            continue
+        if typing.get_origin(value) is None and type(value).__module__ not in _TYPING_MODULES:
+            continue
+        shown = repr(getattr(value, "__value__", value))  # a `type X = ...` alias's value
+        if any(form in shown for form in _SPECIAL_FORMS):
+            return True
+    return False
+
+
+def _lookup(dotted: str, scopes: tuple[Mapping[str, Any], ...]) -> object:
+    """The object `dotted` names in the first scope that has it, through modules only."""
+    first, *rest = dotted.split(".")
+    for scope in scopes:
+        if first in scope:
+            value: object = scope[first]
+            break
+    else:
+        return None
+    for part in rest:
+        if not isinstance(value, ModuleType):
+            return None
+        value = getattr(value, part, None)
+    return value
 
 
 def _attribute_docstrings(name: str, frame: FrameType | None) -> dict[str, str] | None:

@@ -21,7 +21,9 @@ All of this applies at every nesting level: nested models, lists, tuple position
 ``$defs``/``$ref`` (recursion included) and unions. In a union the plan picks the branch by the
 discriminator when pydantic wrote one, else by the keys sent (every key must be a property of the
 branch, every required property present, single-value tags must match); when several branches
-fit and would restore the value differently, the value is left as sent.
+fit and would restore the value differently, only those whose schema the value matches all the
+way down count (`_forms`: a list of cats is not a dict sent as pairs); if they still disagree,
+the value is left as sent.
 
 Data is never mutated: changed containers are copied, unchanged ones are returned as they are.
 Anything that is not a dict or a list (model instances included) is left alone, and a dict key
@@ -35,6 +37,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, TypeGuard
 
+from ._forms import Form, FormBuilder
 from ._shapes import (
     PAIR_KEY,
     PAIR_VALUE,
@@ -118,6 +121,7 @@ class _Dict:
 class _Branch:
     plan: _Plan
     shape: _Shape
+    form: Form
 
 
 @dataclass(slots=True)
@@ -125,6 +129,8 @@ class _Union:
     branches: tuple[_Branch, ...]
     tag: str | None
     by_tag: dict[str, int]
+    forms: dict[str, Form]
+    """The definitions' forms (shared by every union of one plan)."""
 
 
 @dataclass(slots=True)
@@ -178,6 +184,7 @@ def input_plan(model_schema: Mapping[str, Any]) -> InputPlan | None:
 class _Builder:
     def __init__(self, defs: JsonMap) -> None:
         self.defs = defs
+        self.forms = FormBuilder(defs)
 
     def build(self, schema: Json) -> _Plan:
         if not is_map(schema):
@@ -215,7 +222,10 @@ class _Builder:
             nested = as_map(branch)
             inner = as_list(nested.get("anyOf")) or as_list(nested.get("oneOf"))
             flat.extend(inner if inner and "discriminator" not in nested else [branch])
-        built = tuple(_Branch(self.build(branch), self.shape(branch)) for branch in flat)
+        built = tuple(
+            _Branch(self.build(branch), self.shape(branch), self.forms.form(branch))
+            for branch in flat
+        )
         discriminator = as_map(schema.get("discriminator"))
         tag = discriminator.get("propertyName")
         by_tag: dict[str, int] = {}
@@ -223,7 +233,7 @@ class _Builder:
             for index, branch in enumerate(flat):
                 if as_map(branch).get("$ref") == ref:
                     by_tag[value] = index
-        return _Union(built, tag if isinstance(tag, str) else None, by_tag)
+        return _Union(built, tag if isinstance(tag, str) else None, by_tag, self.forms.forms)
 
     def shape(self, schema: Json, seen: frozenset[str] = frozenset()) -> _Shape:
         if schema is True or not is_map(schema):
@@ -326,10 +336,9 @@ def _prune(plan: _Plan, busy_defs: set[str]) -> _Plan:
             return _Tuple(tuple(_prune(item, busy_defs) for item in items))
         case _Dict(values=values):
             return _Dict(_prune(values, busy_defs))
-        case _Union(branches=branches, tag=tag, by_tag=by_tag):
-            return _Union(
-                tuple(_Branch(_prune(b.plan, busy_defs), b.shape) for b in branches), tag, by_tag
-            )
+        case _Union(branches=branches, tag=tag, by_tag=by_tag, forms=forms):
+            pruned = tuple(_Branch(_prune(b.plan, busy_defs), b.shape, b.form) for b in branches)
+            return _Union(pruned, tag, by_tag, forms)
         case _:
             return plan
 
@@ -422,10 +431,19 @@ def _apply_union(plan: _Union, value: Any, defs: dict[str, _Plan]) -> Any:
         tag = value.get(plan.tag)
         if isinstance(tag, str) and tag in plan.by_tag:
             return _apply(plan.branches[plan.by_tag[tag]].plan, value, defs)
-    results = [
-        _apply(branch.plan, value, defs) for branch in plan.branches if branch.shape.fits(value)
+    fitting = [branch for branch in plan.branches if branch.shape.fits(value)]
+    results = [_apply(branch.plan, value, defs) for branch in fitting]
+    if _agree(results):
+        return results[0]
+    # The outlines tie: keep the branches whose values the sent one can really be.
+    exact = [
+        result
+        for branch, result in zip(fitting, results, strict=True)
+        if branch.form.admits(value, plan.forms)
     ]
-    if not results:
-        return value
-    first = results[0]
-    return first if all(result == first for result in results[1:]) else value
+    return exact[0] if _agree(exact) else value
+
+
+def _agree(results: list[Any]) -> bool:
+    """Whether there is a result and every result is the same."""
+    return bool(results) and all(result == results[0] for result in results[1:])

@@ -7,7 +7,8 @@ hands to users (e.g. `model_tool_schema_report(api)`), so strict-mode rewrites a
 Actions (the fixed vocabulary of `SchemaChange.action`):
 
 - ``"removed"``: a keyword was dropped because the API does not take it and it carries
-  nothing the model needs (e.g. ``discriminator`` next to tagged branches, ``writeOnly``).
+  nothing the model needs (e.g. ``discriminator`` next to tagged branches, ``writeOnly``,
+  an ``x-`` extension keyword from ``json_schema_extra``).
 - ``"moved_to_description"``: a keyword the API does not take was dropped and spelled out in
   plain words in the description, so the model still reads it (e.g. ``minLength: 2`` becomes
   "Constraints: at least 2 characters."). The API no longer enforces it; toolwire's pydantic

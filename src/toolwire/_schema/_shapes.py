@@ -18,6 +18,7 @@ __all__ = [
     "Json",
     "JsonMap",
     "accepts_null",
+    "all_refs",
     "as_list",
     "as_map",
     "def_name",
@@ -145,6 +146,26 @@ def refs_in(schema: Json) -> set[str]:
         if name is not None:
             found.add(name)
         stack.extend(_children(node))
+    return found
+
+
+def all_refs(value: Json) -> set[str]:
+    """The definitions referred to anywhere inside `value`, whatever the keywords around them.
+
+    For schemas kept as written (``propertyNames``, ``contentSchema``, ``not``, ...), whose
+    references must still find their definitions in the output.
+    """
+    found: set[str] = set()
+    stack: list[Json] = [value]
+    while stack:
+        node = stack.pop()
+        if is_map(node):
+            name = def_name(node.get("$ref"))
+            if name is not None:
+                found.add(name)
+            stack.extend(node.values())
+        elif type(node) is list:
+            stack.extend(cast("list[Any]", node))
     return found
 
 

@@ -29,6 +29,7 @@ from ._shapes import (
     Json,
     JsonMap,
     accepts_null,
+    all_refs,
     as_list,
     as_map,
     def_name,
@@ -329,11 +330,29 @@ class Walker:
             elif key in CONSTRAINTS:
                 self.constraint(schema, key, value, path, events, notes, out)
             elif profile.takes(key):
-                out[key] = value
+                self._keep(key, value, path, events, out)
             else:
                 self._drop(key, value, path, events, notes)
         self._object_rules(schema, out, required_out)
         return out
+
+    def _keep(
+        self, key: str, value: Json, path: str, events: list[Event], out: dict[str, Json]
+    ) -> None:
+        """Keep `value` as written; the definitions it refers to stay in the output.
+
+        Pydantic puts references in keywords toolwire does not walk (``propertyNames`` of a
+        ``dict[SomeEnum, X]``, ``contentSchema`` of a ``Json[Model]``, the values of a
+        ``patternProperties``): dropping their definitions would send a dangling ``$ref``.
+        """
+        out[key] = value
+        if not isinstance(value, dict | list):
+            return
+        for name in sorted(all_refs(value)):
+            if name in self.defs:
+                self._compile_def(name, path)
+                self._referenced.add(name)
+                events.append(RefSite(path, name))
 
     def _default(
         self,
@@ -617,12 +636,12 @@ class Walker:
         if kept and key == "minItems" and profile.min_items_values is not None:
             kept = value in profile.min_items_values
         if kept:
-            out[key] = value
+            self._keep(key, value, path, events, out)
             return
         if key == "patternProperties":
             self._drop(key, value, path, events, notes)
             return
-        phrase = constraint_phrase(key, value)
+        phrase = constraint_phrase(key, self._readable(value))
         lossy = constraint_is_lossy(schema, key, value)
         notes.constrain(key, phrase)
         api = profile.api
@@ -646,6 +665,22 @@ class Walker:
             f"{phrase}: {why}, so it is stated in the description; {effect}",
             lossy=lossy,
         )
+
+    def _readable(self, value: Json, seen: set[str] | None = None) -> Json:
+        """`value` with its references written out (each definition once), for words the
+        model reads: a pointer means nothing in prose, and its definition may not be in
+        the output at all."""
+        seen = set() if seen is None else seen
+        if is_map(value):
+            name = def_name(value.get("$ref"))
+            if name is not None and name in self.defs and name not in seen:
+                seen.add(name)
+                body = {k: v for k, v in as_map(self.defs[name]).items() if k not in ANNOTATIONS}
+                rest = {k: v for k, v in value.items() if k != "$ref"}
+                return self._readable({**body, **rest}, seen)
+            return {key: self._readable(item, seen) for key, item in value.items()}
+        items = as_list(value)
+        return [self._readable(item, seen) for item in items] if items else value
 
     def _drop(self, key: str, value: Json, path: str, events: list[Event], notes: Notes) -> None:
         api = self.profile.api
@@ -671,7 +706,7 @@ class Walker:
                 f"{api} does not take deprecated; the description says it",
                 lossy=False,
             )
-        elif key in ANNOTATIONS:
+        elif key in ANNOTATIONS or key.startswith("x-"):  # "x-": extensions, by convention
             record(
                 events,
                 path,
@@ -681,7 +716,7 @@ class Walker:
                 lossy=False,
             )
         else:
-            phrase = constraint_phrase(key, value)
+            phrase = constraint_phrase(key, self._readable(value))
             notes.constrain(key, phrase)
             record(
                 events,

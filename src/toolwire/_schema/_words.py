@@ -9,8 +9,8 @@ notes (``"Default: 5."``). The wording is part of the snapshot-tested output: ke
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import Any, cast
 
 __all__ = ["compose_description", "constraint_phrase", "json_text"]
 
@@ -56,11 +56,21 @@ def constraint_phrase(keyword: str, value: Any) -> str:
         case "maxProperties":
             return "at most " + _count(value, "entry", "entries")
         case "propertyNames":
-            return f"keys follow the schema {json_text(value)}"
+            return _key_phrase(value)
         case "const":
             return f"must be {json_text(value)}"
         case _:
             return f"{keyword}: {json_text(value)}"
+
+
+def _key_phrase(schema: Any) -> str:
+    """What a dict's keys must be: their allowed values, else their schema."""
+    values = cast("Mapping[str, Any]", schema).get("enum") if isinstance(schema, Mapping) else None
+    if isinstance(values, list):
+        return "keys are one of " + ", ".join(
+            json_text(value) for value in cast("list[Any]", values)
+        )
+    return f"keys follow the schema {json_text(schema)}"
 
 
 def compose_description(
