@@ -9,6 +9,11 @@ shape the API takes:
   (recorded: 400); an image or file `data:` URL of a type OpenAI takes nowhere.
 - Responses: an `input_file` of audio or video (by `file_data` or `file_url`; recorded:
   400), an `input_image` whose `data:` URL is not a png, jpeg, gif or webp image.
+- Every API: inline image bytes (base64, or a `data:` URL) labelled png, jpeg, gif or
+  webp that are another of these or none (Anthropic: "the image appears to be a
+  image/png image"; Gemini: "Provided image is not valid"; OpenAI: "unsupported
+  image"), read from the bytes' signature.
+- Anthropic: an image of more than 5 MB of base64 ("image exceeds 5 MB maximum").
 - Anthropic: an image of a type other than jpeg, png, gif, webp; a base64 document that
   is not a PDF; a content block type the API does not define for user content; an
   image or document whose URL source is a `data:` URL (URL sources are fetched: inline
@@ -25,6 +30,8 @@ are skipped.
 
 from __future__ import annotations
 
+import base64
+import binascii
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -54,6 +61,15 @@ _GEMINI_RESPONSE_TYPES = frozenset(
 _GEMINI_IMAGES = frozenset({"image/png", "image/jpeg", "image/webp", "image/heic", "image/heif"})
 """The API's rule, written here on purpose rather than imported from the Gemini adapter:
 the checks must not agree with a mistake in what they check."""
+_ANTHROPIC_MAX_IMAGE_BASE64 = 5 * 1024 * 1024
+"""Characters of base64 per image ("image exceeds 5 MB maximum: 5333336 bytes > 5242880
+bytes": the API counts the base64 text)."""
+_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
 _BEFORE_GEMINI_3 = re.compile(r"(^|/)gemini-(1|2)(\.|-)")
 _AUDIO_VIDEO_EXTENSIONS = re.compile(r"\.(mp3|wav|m4a|aac|ogg|flac|opus|mp4|mov|webm|avi|mkv)$")
 
@@ -75,6 +91,38 @@ def _data_url_type(url: str) -> str | None:
     if not is_data_url(url):
         return None
     return url[5:].split(";", 1)[0].split(",", 1)[0] or None
+
+
+def _image_bytes_problem(media_type: str, encoded: str) -> str:
+    """What the API says of inline image bytes labelled `media_type` ("" when they are
+    what the label says, or the label or the text cannot be checked): png, jpeg, gif and
+    webp files all start with their own signature."""
+    if media_type not in _OPENAI_IMAGES:
+        return ""
+    head = encoded[:16]
+    try:
+        start = base64.b64decode(head + "=" * (-len(head) % 4), altchars=b"-_")
+    except (binascii.Error, ValueError):
+        return ""
+    found = next((kind for magic, kind in _SIGNATURES if start.startswith(magic)), None)
+    if found is None and start[:4] == b"RIFF" and start[8:12] == b"WEBP":
+        found = "image/webp"
+    if found == media_type:
+        return ""
+    what = f"a {found.removeprefix('image/')} image" if found else "no png, jpeg, gif or webp image"
+    return (
+        f"image bytes labelled {media_type!r} that are {what} (the live API answers 400: it "
+        "reads the bytes)"
+    )
+
+
+def _data_url_image_problem(url: str) -> str:
+    """`_image_bytes_problem` of a base64 `data:` URL ("" for any other URL)."""
+    media_type = _data_url_type(url)
+    header, comma, data = url.partition(",")
+    if media_type is None or not comma or not header.endswith(";base64"):
+        return ""
+    return _image_bytes_problem(media_type, data)
 
 
 def _chat(messages: Sequence[Mapping[str, Any]], model: str | None) -> list[HistoryProblem]:
@@ -112,6 +160,8 @@ def _chat(messages: Sequence[Mapping[str, Any]], model: str | None) -> list[Hist
                             "png, jpeg, gif and webp images",
                         )
                     )
+                elif unreadable := _data_url_image_problem(url):
+                    problems.append(HistoryProblem(index, f"{here} has {unreadable}"))
             elif kind == "file":
                 media_type = _data_url_type(text_field(field(part, "file"), "file_data"))
                 if media_type is not None and media_type.startswith(("audio/", "video/")):
@@ -156,9 +206,11 @@ def _responses_part(part: Mapping[str, Any]) -> str:
                 "file type: the live API answers 400)"
             )
     elif kind == "input_image":
-        media_type = _data_url_type(text_field(part, "image_url"))
+        url = text_field(part, "image_url")
+        media_type = _data_url_type(url)
         if media_type is not None and media_type not in _OPENAI_IMAGES:
             return f"an input_image of type {media_type!r}; OpenAI takes png, jpeg, gif and webp"
+        return _data_url_image_problem(url)
     return ""
 
 
@@ -184,8 +236,18 @@ def _anthropic_block(block: Mapping[str, Any]) -> str:
     media_type = text_field(source, "media_type")
     if kind not in _ANTHROPIC_USER_BLOCKS:
         return f"a {kind!r} block, which the Messages API does not take in user content"
-    if kind == "image" and source_type == "base64" and media_type not in _ANTHROPIC_IMAGES:
-        return f"an image of type {media_type!r}; Anthropic takes jpeg, png, gif and webp"
+    if kind == "image" and source_type == "base64":
+        if media_type not in _ANTHROPIC_IMAGES:
+            return f"an image of type {media_type!r}; Anthropic takes jpeg, png, gif and webp"
+        data = text_field(source, "data")
+        if len(data) > _ANTHROPIC_MAX_IMAGE_BASE64:
+            return (
+                f"an image of {len(data):,} characters of base64; Anthropic takes at most "
+                f"{_ANTHROPIC_MAX_IMAGE_BASE64:,} (5 MB, counted in base64)"
+            )
+        unreadable = _image_bytes_problem(media_type, data)
+        if unreadable:
+            return unreadable
     if kind == "document" and source_type == "base64" and media_type != "application/pdf":
         return (
             f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
@@ -261,4 +323,6 @@ def _gemini_media(part: Mapping[str, Any]) -> str:
         )
     if inline is None and is_data_url(text_field(data, "fileUri", "file_uri")):
         return _GEMINI_DATA_URI
+    if inline is not None:
+        return _image_bytes_problem(media_type, text_field(inline, "data"))
     return ""
