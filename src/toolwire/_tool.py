@@ -527,6 +527,10 @@ def _function_spec(
         from ._schema import compile_schema
 
         schema, description, custom = _source_schema(cls)
+        if not custom:
+            from ._aliases import refuse_unreachable_aliases
+
+            refuse_unreachable_aliases(cls)
         strict = cls.model_tool_strict or key[1]
         compiled = compile_schema(schema, api, strict=strict, custom=custom)
         if strict and not cls.model_tool_strict:
