@@ -1,0 +1,563 @@
+"""`ToolCallStream("chat.completions").feed` takes a fast path for argument-continuation
+chunks (one fragment of choice 0's open call, nothing else). It must fold every stream
+exactly as the general path does: each stream here is fed, in lockstep, to an
+accumulator that may take the fast path and to one held to the general path, and both
+must give the same events (and previews), the same `completed_calls` after every item,
+and the same `final_response()`, or raise the same error. A spy on the fast path's
+recogniser shows which chunks it took, so the comparisons are not vacuous."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from types import SimpleNamespace
+from typing import Any, cast
+
+import httpx2
+import pytest
+from openai import OpenAI
+from openai.types.chat import ChatCompletionChunk
+from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
+
+from tests.shared_data import all_cases, require_shared
+from toolwire._adapters.openai_chat import stream as chat_stream
+from toolwire._adapters.openai_chat.stream import ChatStreamAccumulator
+from toolwire.core import ToolCallArgumentsDelta
+from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
+
+BASE = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
+
+
+def outcome(feed: Any, item: object) -> object:
+    """What feeding `item` did: the events (an argument delta with its preview), or the
+    error raised."""
+    try:
+        events = feed(item)
+    except Exception as error:  # compared, not hidden: both paths must raise the same
+        return (type(error), str(error))
+    return [
+        (event, event.partial_arguments) if isinstance(event, ToolCallArgumentsDelta) else event
+        for event in events
+    ]
+
+
+def final(accumulator: ChatStreamAccumulator) -> object:
+    try:
+        return accumulator.final_response()
+    except Exception as error:
+        return (type(error), str(error))
+
+
+class Spy:
+    """Records what the fast path's recogniser said about each chunk it was shown."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.seen: list[tuple[object, str | None]] = []
+        recognise = chat_stream._continued_arguments
+
+        def spy(chunk: Any, index: int | None) -> str | None:
+            arguments = recognise(chunk, index)
+            self.seen.append((chunk, arguments))
+            return arguments
+
+        monkeypatch.setattr(chat_stream, "_continued_arguments", spy)
+
+    def took(self, item: object) -> bool:
+        """Whether the fast path folded `item`."""
+        return any(chunk is item and arguments is not None for chunk, arguments in self.seen)
+
+    def taken(self) -> int:
+        return sum(arguments is not None for _, arguments in self.seen)
+
+
+@pytest.fixture
+def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
+    return Spy(monkeypatch)
+
+
+def lockstep(items: Iterable[object]) -> object:
+    """Feed `items` to both paths, asserting they agree after each; the final response
+    (or the error it raises), which both agree on too."""
+    fast, general = ChatStreamAccumulator(), ChatStreamAccumulator()
+    for position, item in enumerate(items):
+        fed = outcome(fast.feed, item)
+        assert fed == outcome(general._feed, item), f"item {position}: {item!r}"
+        assert fast.completed_calls() == general.completed_calls(), f"item {position}"
+    result = final(fast)
+    assert result == final(general)
+    return result
+
+
+def sdk_chunks(chunks: list[dict[str, Any]]) -> list[Any]:
+    """`chunks` served as SSE to a real OpenAI client: the objects it yields."""
+    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
+    return sse_items(body)
+
+
+def sse_items(body: str) -> list[Any]:
+    transport = httpx2.MockTransport(
+        lambda _: httpx2.Response(200, text=body, headers={"content-type": "text/event-stream"})
+    )
+    client = OpenAI(api_key="k", http_client=httpx2.Client(transport=transport), max_retries=0)
+    return list(client.chat.completions.create(model="m", messages=[], stream=True))
+
+
+def chunk(delta: dict[str, Any] | None, finish: str | None = None, **more: Any) -> dict[str, Any]:
+    choices = [] if delta is None else [{"index": 0, "delta": delta, "finish_reason": finish}]
+    return {**BASE, "choices": choices, **more}
+
+
+def choices(*entries: tuple[int, dict[str, Any], str | None]) -> dict[str, Any]:
+    """A chunk of several choices: (index, delta, finish_reason) each."""
+    return {
+        **BASE,
+        "choices": [{"index": i, "delta": d, "finish_reason": f} for i, d, f in entries],
+    }
+
+
+def starting(call_id: str | None, name: str, index: int | None = 0) -> dict[str, Any]:
+    """The delta that starts a call."""
+    fragment: dict[str, Any] = {"type": "function", "function": {"name": name, "arguments": ""}}
+    if call_id is not None:
+        fragment["id"] = call_id
+    if index is not None:
+        fragment["index"] = index
+    return {"tool_calls": [fragment]}
+
+
+def continuing(text: str, index: int | None = 0, **fragment: Any) -> dict[str, Any]:
+    """The delta of an argument fragment (with `fragment` fields added)."""
+    tool_call: dict[str, Any] = {"function": {"arguments": text}, **fragment}
+    if index is not None:
+        tool_call["index"] = index
+    return {"tool_calls": [tool_call]}
+
+
+def start(call_id: str | None, name: str, index: int | None = 0) -> dict[str, Any]:
+    return chunk(starting(call_id, name, index))
+
+
+def more(text: str, index: int | None = 0, **fragment: Any) -> dict[str, Any]:
+    """An argument-continuation chunk."""
+    return chunk(continuing(text, index, **fragment))
+
+
+# --- streams as the SDK yields them --------------------------------------------------
+
+
+def test_a_long_argument_is_folded_by_the_fast_path(spy: Spy) -> None:
+    """The benchmark's shape: every fragment after the first takes the fast path."""
+    arguments = json.dumps({"path": "notes.md", "content": "lorem ipsum " * 100})
+    parts = [arguments[i : i + 50] for i in range(0, len(arguments), 50)]
+    items = sdk_chunks([start("call_1", "write_file"), *map(more, parts), chunk({}, "tool_calls")])
+    response: Any = lockstep(items)
+    assert response.choices[0].message.tool_calls[0].function.arguments == arguments
+    assert spy.taken() == len(parts)
+
+
+def recorded_chat_streams() -> list[Any]:
+    return [
+        pytest.param(case, id=case["id"])
+        for case in all_cases()
+        if case["api"] == "openai-chat" and case["stream"]
+    ]
+
+
+@pytest.mark.parametrize("case", recorded_chat_streams())
+def test_recorded_streams_fold_the_same_on_both_paths(case: dict[str, Any], spy: Spy) -> None:
+    require_shared()
+    result: Any = lockstep(sse_items(case["response"]))
+    assert result.choices[0].message.tool_calls
+    assert spy.taken() > 0
+
+
+def test_the_corpus_has_streamed_chat_cases() -> None:
+    require_shared()
+    assert len(recorded_chat_streams()) == 21
+
+
+FAKE_REPLIES = {
+    "text": FakeReply(text="Hello there, this is a longer answer in several pieces."),
+    "two calls": FakeReply.tool_calls(
+        FakeCall("get_weather", {"city": "Paris, the capital of France", "days": 3}),
+        FakeCall("get_time", {"tz": "Europe/Paris"}),
+    ),
+    "text and a call": FakeReply(
+        text="Let me check.", calls=(FakeCall("get_weather", {"city": "Oslo"}),)
+    ),
+    "cut by length": FakeReply(
+        calls=(FakeCall("get_weather", '{"city": "Reykjav'),), stop="length"
+    ),
+    "refusal": FakeReply(text="I cannot help with that request.", stop="refusal"),
+}
+
+
+@pytest.mark.parametrize("reply", FAKE_REPLIES.values(), ids=FAKE_REPLIES.keys())
+@pytest.mark.parametrize("usage", [False, True], ids=["no-usage", "with-usage"])
+def test_the_fake_servers_streams(reply: FakeReply, usage: bool, spy: Spy) -> None:
+    client = FakeOpenAI(script=[reply]).client()
+    options: Any = {"stream_options": {"include_usage": True}} if usage else {}
+    messages: Any = [{"role": "user", "content": "go"}]
+    items = list(
+        client.chat.completions.create(model="m", messages=messages, stream=True, **options)
+    )
+    lockstep(items)
+    assert (spy.taken() > 0) == bool(reply.calls)
+
+
+def test_the_sdk_stream_helpers_events(spy: Spy) -> None:
+    """`client.chat.completions.stream()` yields wrapped chunks and restating events:
+    the fast path leaves them all to the general path."""
+    reply = FakeReply.tool_calls(FakeCall("get_weather", {"city": "Paris, France, Europe"}))
+    client = FakeOpenAI(script=[reply]).client()
+    with client.chat.completions.stream(
+        model="m", messages=[{"role": "user", "content": "go"}]
+    ) as events:
+        items = list(events)
+    response: Any = lockstep(items)
+    assert response.choices[0].message.tool_calls
+    assert spy.taken() == 0
+
+
+SERVER_STREAMS: dict[str, tuple[int, list[dict[str, Any]]]] = {
+    # name: (how many chunks the fast path takes, the chunks)
+    "parallel calls all index 0": (
+        3,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": '),
+            more('"Paris"}'),
+            start("call_b", "get_time"),
+            more('{"tz": "JST"}'),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "parallel calls with no index": (
+        4,
+        [
+            start("call_a", "get_weather", None),
+            more('{"city": ', None),
+            more('"Paris"}', None),
+            start("call_b", "get_time", None),
+            more('{"tz": "JST"}', None),
+            more("", None),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "a call without an index then one fragment with index 0": (
+        1,
+        [
+            start("call_a", "get_weather", None),
+            more('{"city": ', None),
+            more('"Paris"}', 0),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "parallel calls with their own index": (
+        3,
+        [
+            start("call_a", "get_weather", 0),
+            more('{"city": "Oslo"}', 0),
+            start("call_b", "get_time", 1),
+            more('{"tz": ', 1),
+            more('"UTC"}', 1),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "a repeated id on every fragment": (
+        0,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": ', id="call_a"),
+            more('"Oslo"}', id="call_a"),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "an id sent late": (
+        2,
+        [
+            start(None, "get_weather"),
+            more('{"city": '),
+            more('"Oslo"}', id="call_late"),
+            more(""),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "interleaved fragments": (
+        1,
+        [
+            start("call_a", "get_weather", 0),
+            more('{"city": ', 0),
+            start("call_b", "get_time", 1),
+            more('"Paris"}', 0),
+        ],
+    ),
+    "a fragment after the finish_reason": (
+        1,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": "Oslo"}'),
+            chunk({}, "tool_calls"),
+            more("}"),
+        ],
+    ),
+    "a call after the finish_reason": (
+        1,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": "Oslo"}'),
+            chunk({}, "tool_calls"),
+            start("call_b", "get_time", 1),
+        ],
+    ),
+    "cut by length": (
+        1,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": "Reyk'),
+            chunk({}, "length"),
+        ],
+    ),
+    "a repeated finish_reason with the usage": (
+        1,
+        [
+            start("call_a", "get_weather"),
+            more('{"city": "Oslo"}'),
+            chunk({}, "tool_calls"),
+            chunk(
+                {},
+                "tool_calls",
+                usage={"prompt_tokens": 1, "completion_tokens": 2, "total_tokens": 3},
+            ),
+        ],
+    ),
+    "a stream that just stops": (1, [start("call_a", "get_weather"), more('{"city": ')]),
+    "reasoning, then a call": (
+        1,
+        [
+            chunk({"role": "assistant", "reasoning_content": "Think."}),
+            start("call_a", "get_weather"),
+            chunk({**continuing('{"city": '), "reasoning": "x"}),
+            more('"Oslo"}'),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "a custom call": (
+        1,
+        [
+            chunk(
+                {
+                    "tool_calls": [
+                        {
+                            "index": 0,
+                            "id": "call_c",
+                            "type": "custom",
+                            "custom": {"name": "shell", "input": "ls"},
+                        }
+                    ]
+                }
+            ),
+            chunk({"tool_calls": [{"index": 0, "custom": {"input": " -la"}}]}),
+            more(" and more"),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+    "a legacy function_call": (
+        0,
+        [
+            chunk({"role": "assistant", "function_call": {"name": "get_weather", "arguments": ""}}),
+            chunk({"function_call": {"arguments": '{"city": "Oslo"}'}}),
+            chunk({}, "function_call"),
+        ],
+    ),
+    "two choices": (
+        2,
+        [
+            choices(
+                (0, starting("call_a", "get_weather"), None), (1, starting("call_b", "f"), None)
+            ),
+            more('{"city": '),
+            choices((1, continuing('{"city": "Rome"}'), None)),
+            choices((1, continuing(""), "tool_calls")),
+            more('"Oslo"}'),
+            choices((0, {}, "tool_calls")),
+        ],
+    ),
+    "an Azure content-filter chunk first": (
+        1,
+        [
+            {
+                **BASE,
+                "object": "",
+                "id": "",
+                "model": "",
+                "choices": [],
+                "prompt_filter_results": [],
+            },
+            start("call_a", "get_weather"),
+            more('{"city": "Oslo"}'),
+            chunk({}, "tool_calls"),
+        ],
+    ),
+}
+
+
+@pytest.mark.parametrize("name", SERVER_STREAMS)
+def test_server_streams_fold_the_same_on_both_paths(name: str, spy: Spy) -> None:
+    taken, chunks = SERVER_STREAMS[name]
+    lockstep(sdk_chunks(chunks))
+    assert spy.taken() == taken
+
+
+# --- one chunk that must be left to the general path --------------------------------
+
+PLAIN = more('"Paris", ')
+"""A plain continuation chunk: the fast path takes it."""
+
+
+def variant(change: dict[str, Any], place: str) -> dict[str, Any]:
+    """`PLAIN` with `change` merged into its chunk, choice, delta, tool call or function."""
+    data: Any = json.loads(json.dumps(PLAIN))
+    targets: dict[str, Any] = {"chunk": data}
+    targets["choice"] = data["choices"][0]
+    targets["delta"] = targets["choice"]["delta"]
+    targets["tool call"] = targets["delta"]["tool_calls"][0]
+    targets["function"] = targets["tool call"]["function"]
+    targets[place].update(change)
+    return data
+
+
+TOKEN = {"token": "x", "logprob": -0.1, "bytes": [120], "top_logprobs": []}
+DECLINED = {
+    "an id (a new call)": variant({"id": "call_b"}, "tool call"),
+    "the open call's own id": variant({"id": "call_a"}, "tool call"),
+    "another index": variant({"index": 1}, "tool call"),
+    "no index": more("x", None),
+    "two fragments": variant(
+        {"tool_calls": [PLAIN["choices"][0]["delta"]["tool_calls"][0]] * 2}, "delta"
+    ),
+    "no function part": variant({"function": None}, "tool call"),
+    "a custom call's input": variant({"function": None, "custom": {"input": "x"}}, "tool call"),
+    "a legacy function_call only": variant(
+        {"tool_calls": None, "function_call": {"arguments": "x"}}, "delta"
+    ),
+    "no arguments": variant({"arguments": None}, "function"),
+    "content": variant({"content": "Also, "}, "delta"),
+    "refusal": variant({"refusal": "No."}, "delta"),
+    "reasoning_content": variant({"reasoning_content": "Hm."}, "delta"),
+    "reasoning": variant({"reasoning": "Hm."}, "delta"),
+    "another extra field": variant({"audio_transcript": "x"}, "delta"),
+    "logprobs": variant({"logprobs": {"content": [TOKEN], "refusal": None}}, "choice"),
+    "usage": variant(
+        {"usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2}}, "chunk"
+    ),
+    "finish_reason": variant({"finish_reason": "tool_calls"}, "choice"),
+    "choice 1": variant({"index": 1}, "choice"),
+    "two choices": variant(
+        {"choices": [PLAIN["choices"][0], {**PLAIN["choices"][0], "index": 1}]}, "chunk"
+    ),
+    "no choices": variant({"choices": []}, "chunk"),
+    "not a chat.completion.chunk": variant({"object": "chat.completion.chunk.other"}, "chunk"),
+    "no delta": variant({"delta": None}, "choice"),
+}
+TAKEN = {
+    "plain": PLAIN,
+    "a name repeated (never glued)": variant({"name": "get_weather"}, "function"),
+    "a type": variant({"type": "function"}, "tool call"),
+    "a role": variant({"role": "assistant"}, "delta"),
+    "explicit nulls": variant({"content": None, "refusal": None, "function_call": None}, "delta"),
+    "empty arguments": variant({"arguments": ""}, "function"),
+    "a legacy function_call beside the fragment": variant(
+        {"function_call": {"name": "f", "arguments": "x"}}, "delta"
+    ),
+    "extra fields on the chunk and choice": variant(
+        {"obfuscation": "abc", "moderation": None}, "chunk"
+    ),
+}
+
+
+def around(edge: dict[str, Any]) -> list[dict[str, Any]]:
+    return [
+        start("call_a", "get_weather"),
+        more('{"city": '),
+        edge,
+        more('"x"}'),
+        chunk({}, "tool_calls"),
+    ]
+
+
+@pytest.mark.parametrize("edge", DECLINED.values(), ids=DECLINED.keys())
+def test_a_chunk_with_more_than_a_fragment_is_left_to_the_general_path(
+    edge: dict[str, Any], spy: Spy
+) -> None:
+    items = sdk_chunks(around(edge))
+    lockstep(items)
+    assert not spy.took(items[2])
+    assert spy.took(items[1])
+
+
+@pytest.mark.parametrize("edge", TAKEN.values(), ids=TAKEN.keys())
+def test_what_the_general_path_ignores_does_not_stop_the_fast_path(
+    edge: dict[str, Any], spy: Spy
+) -> None:
+    items = sdk_chunks(around(edge))
+    lockstep(items)
+    assert spy.took(items[2])
+
+
+def test_chunks_the_fast_path_cannot_read_are_folded_as_before(spy: Spy) -> None:
+    """Chunks built by hand (without fields the SDK always sets, with a tuple or a dict
+    of choices) and an OpenAI-compatible library's plain objects are declined, and
+    folded (or refused) by the general path."""
+    no_usage = validated(more("1"))
+    del vars(no_usage)["usage"]
+    no_logprobs = validated(more("2"))
+    del vars(no_logprobs.choices[0])["logprobs"]
+    a_tuple = validated(more("3"))
+    a_tuple = a_tuple.model_copy(update={"choices": tuple(a_tuple.choices)})
+    a_dict = validated(more("4"))
+    a_dict = a_dict.model_copy(update={"choices": {0: a_dict.choices[0]}})
+    declined = [no_usage, no_logprobs, a_tuple, a_dict]
+    last = validated(more("5"))
+    lockstep([validated(start("call_a", "f")), *declined, last, validated(chunk({}, "stop"))])
+    assert [spy.took(item) for item in [*declined, last]] == [False, False, False, False, True]
+
+    taken = spy.taken()
+    stream = [start("call_a", "f"), more("{}"), more(""), chunk({}, "tool_calls")]
+    lockstep([namespace(item.model_dump()) for item in sdk_chunks(stream)])
+    assert spy.taken() == taken  # such a delta may have reasoning fields: never taken
+
+
+def validated(data: dict[str, Any]) -> ChatCompletionChunk:
+    return ChatCompletionChunk.model_validate(data)
+
+
+class ReasoningDelta(ChoiceDelta):
+    reasoning_content: str | None = None
+
+
+class ReasoningChoice(Choice):
+    delta: ReasoningDelta  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+class ReasoningChunk(ChatCompletionChunk):
+    """A compatible library's chunk whose delta declares a reasoning field."""
+
+    choices: list[ReasoningChoice]  # pyright: ignore[reportIncompatibleVariableOverride]
+
+
+def test_a_delta_that_declares_a_reasoning_field_is_left_to_the_general_path(spy: Spy) -> None:
+    stream = [start("call_a", "f"), more("{"), more("", reasoning_content="Hm."), more("}")]
+    items = [ReasoningChunk.model_validate(item) for item in [*stream, chunk({}, "stop")]]
+    lockstep(items)
+    assert spy.taken() == 0
+
+
+def namespace(data: object) -> object:
+    """`data` as plain objects read by attribute, as an OpenAI-compatible library's."""
+    if isinstance(data, dict):
+        fields = cast("dict[str, object]", data)
+        return SimpleNamespace(**{key: namespace(value) for key, value in fields.items()})
+    if isinstance(data, list):
+        return [namespace(value) for value in cast("list[object]", data)]
+    return data
