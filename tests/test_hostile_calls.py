@@ -1147,3 +1147,26 @@ def test_gemini_content_dict_not_in_the_sdk_shape_is_a_developer_error() -> None
     assert str(error.value) == snapshot(
         "This Gemini content is not in the SDK's shape: parts.0.functionCall.args: Input should be a valid dictionary. Pass the response (or its candidate or Content) as the SDK returned it, or its dict form."
     )
+
+
+def test_bad_json_inside_a_json_field_is_that_field_s_error() -> None:
+    """Only invalid JSON at the root says "the arguments are not valid JSON": a model told
+    that about valid arguments would send the same ones again."""
+    from pydantic import Json
+
+    class load_ids(core.BaseFunctionToolModel[None, None]):
+        """Load ids."""
+
+        ids: Json[list[int]]
+
+        def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return str(self.ids), None
+
+    group = core.ToolGroup[None, None].from_list([load_ids])
+    call = {"id": "c1", "type": "function", "function": {"name": "load_ids", "arguments": '{"ids": "[1, 2"}'}}  # fmt: skip
+    [result] = group.run_tool_calls([call], None)
+    assert (result.fail_reason, result.result_content) == (
+        "invalid_arguments",
+        "Invalid arguments for 'load_ids': 1 error. Fix them and call the tool again.\n"
+        '- ids: Invalid JSON: EOF while parsing a list at line 1 column 5 (got "[1, 2")',
+    )

@@ -28,6 +28,7 @@ from ._result import ToolCallFailure, ToolCallResult
 if TYPE_CHECKING:
     from contextvars import Token
     from logging import Logger
+    from types import ModuleType
 
     from opentelemetry.context import Context
     from opentelemetry.trace import Span, Tracer
@@ -107,9 +108,15 @@ def _provider_in_environment() -> bool:
     return _environment_checked
 
 
+_untraced: ModuleType | None = None
+"""`opentelemetry.trace`, once `_current_tracer` has seen it keep its provider in
+`_TRACER_PROVIDER` and the environment name none: from then on a provider is set exactly
+when that global is not None, which is all `observer` reads."""
+
+
 def _current_tracer() -> Tracer | None:
     """The tracer of the application's provider, or None when nobody set one up."""
-    global _provider_seen, _tracer
+    global _provider_seen, _tracer, _untraced
     trace = sys.modules.get("opentelemetry.trace")
     if trace is None:  # never imported: nobody configured tracing
         return None
@@ -119,6 +126,7 @@ def _current_tracer() -> Tracer | None:
     provider: Any = getattr(trace, "_TRACER_PROVIDER", _UNREADABLE)
     if provider is None:
         if not _provider_in_environment():
+            _untraced = trace
             return None
         provider = trace.get_tracer_provider()
     elif provider is _UNREADABLE:  # an OpenTelemetry that keeps it elsewhere
@@ -139,12 +147,14 @@ def observer(hooks: ToolHooks | None) -> Observer | None:
     logger = _logger or _toolwire_logger()
     logs = logger is not None and logger.isEnabledFor(_DEBUG)
     if hooks is None and not logs:
-        # The common case inline: OpenTelemetry not imported, or imported with no provider.
-        trace = sys.modules.get("opentelemetry.trace")
-        if trace is None or (
-            getattr(trace, "_TRACER_PROVIDER", _UNREADABLE) is None
-            and _environment_checked is False
-        ):
+        # The common case inline, asked on every dispatch: OpenTelemetry not imported, or
+        # imported with no provider set. Read as little as possible: next to pydantic's
+        # validation, each step here costs a visible share of a one-call dispatch.
+        trace = _untraced
+        if trace is None:
+            if "opentelemetry.trace" not in sys.modules:
+                return None
+        elif trace._TRACER_PROVIDER is None:
             return None
     if hooks is not None and not isinstance(hooks, ToolHooks):
         raise TypeError(

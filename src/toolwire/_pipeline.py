@@ -26,12 +26,17 @@ if TYPE_CHECKING:
     from ._tool import ToolModel
 
 __all__ = [
+    "PLAN",
+    "UNPLANNED",
     "Crashed",
     "explicit_failure",
     "forget_plan",
     "function_plan",
+    "invalid",
+    "over_limit",
     "prepare",
     "prepare_all",
+    "refused_text",
     "success",
 ]
 
@@ -53,25 +58,52 @@ def prepare(
     raw: Any = call.input
     # Fast paths for the common case: a function call whose tool is known, with short
     # JSON object text (too short to break any limit) or dict arguments (Anthropic, Gemini).
-    plan: Any = getattr(tool, _PLAN, None)
-    if plan is None or plan[0] is not tool:  # not planned yet, or a parent class's plan
-        plan = function_plan(tool)
-    if plan is not None and plan[1] is not None and call.type == "function" and not call.truncated:
+    # Written out inline where each call counts: `prepare_all` (a batch) and core's
+    # `ToolGroup.run_tool_calls` (a single call). A change here goes there too.
+    owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
+    if owner is not tool:  # not planned yet, or a parent class's plan
+        owner, validator, copies = function_plan(tool) or UNPLANNED
+    if validator is not None and call.type == "function" and not call.truncated:
         if type(raw) is str and len(raw) <= limits.always_within:
             try:
-                return plan[1].validate_json(raw)
+                return validator.validate_json(raw)
             except pydantic.ValidationError as error:
-                if raw[:1] == "{":
-                    return _invalid(call, error)
-                # No arguments, or not an object: the general path below says which.
+                return refused_text(tool, call, raw, limits, available, error)
         elif type(raw) is dict:
             problem = check_dict(raw, limits)
             if problem is not None:
-                return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))  # fmt: skip
+                return over_limit(call, problem)
             try:
-                return plan[1].validate_python(copy_json(raw) if plan[2] else raw, strict=False)
+                return validator.validate_python(copy_json(raw) if copies else raw, strict=False)
             except pydantic.ValidationError as error:
-                return _invalid(call, error)
+                return invalid(call, error)
+    return _prepare_any(tool, call, limits, available)
+
+
+def refused_text(
+    tool: type[ToolModel] | None,
+    call: StandardToolCall,
+    raw: str,
+    limits: ArgumentLimits,
+    available: Mapping[str, object],
+    error: pydantic.ValidationError,
+) -> ToolModel | ToolCallFailure:
+    """The answer to short JSON text (`raw`) that a function tool's validator refused on
+    `prepare`'s first fast path: the validation errors for an object; for anything else
+    (no arguments, an array...) the general path, which says what it is."""
+    if raw[:1] == "{":
+        return invalid(call, error)
+    return _prepare_any(tool, call, limits, available)
+
+
+def _prepare_any(
+    tool: type[ToolModel] | None,
+    call: StandardToolCall,
+    limits: ArgumentLimits,
+    available: Mapping[str, object],
+) -> ToolModel | ToolCallFailure:
+    """`prepare` for every call its fast paths do not take."""
+    raw: Any = call.input
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -94,23 +126,23 @@ def prepare(
                 return _failure(call, "invalid_arguments", _not_object(call.name, stripped))
         problem = check_text(raw, limits)
         if problem is not None:
-            return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+            return over_limit(call, problem)
         try:
             return tool.__pydantic_validator__.validate_json(raw)
         except pydantic.ValidationError as error:
-            return _invalid(call, error)
+            return invalid(call, error)
     if raw is None:
         raw = {}
     if isinstance(raw, Mapping):
         problem = check_dict(raw, limits)
         if problem is not None:
-            return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+            return over_limit(call, problem)
         if shares_input(tool):
             raw = copy_json(dict(cast("Mapping[str, Any]", raw)))
         try:
             return tool.model_validate(raw, strict=False)
         except pydantic.ValidationError as error:
-            return _invalid(call, error)
+            return invalid(call, error)
     return _failure(
         call, "invalid_arguments", _feedback.not_an_object(call.name, f"a {type(raw).__name__}")
     )
@@ -157,7 +189,7 @@ def prepare_all(
         raw: Any = call.input
         if name != last_name:
             tool = find(name)
-            plan, last_name = getattr(tool, _PLAN, None), name
+            plan, last_name = getattr(tool, PLAN, None), name
             if plan is None or plan[0] is not tool:
                 plan = function_plan(tool)
         try:
@@ -167,14 +199,14 @@ def prepare_all(
                 try:
                     prepared.append(plan[1].validate_json(raw))
                 except pydantic.ValidationError as error:
-                    prepared.append(_invalid(call, error))
+                    prepared.append(invalid(call, error))
             elif type(raw) is dict and check_dict(raw, limits) is None:
                 try:
                     prepared.append(
                         plan[1].validate_python(copy_json(raw) if plan[2] else raw, strict=False)
                     )
                 except pydantic.ValidationError as error:
-                    prepared.append(_invalid(call, error))
+                    prepared.append(invalid(call, error))
             else:
                 prepared.append(prepare(find(name), call, limits, tools))
         except ToolwireError:
@@ -184,7 +216,7 @@ def prepare_all(
     return prepared
 
 
-_PLAN = "_toolwire_plan"
+PLAN = "_toolwire_plan"
 """The class attribute holding a tool class's dispatch plan: `(the class, its validator
 or None when it is not a complete function tool, whether dict input needs a copy)`.
 
@@ -196,8 +228,12 @@ plan names its class: a subclass inherits its parent's attribute, and must not u
 A rebuild replaces the validator: `ToolModel.model_rebuild` forgets the plan."""
 
 
+UNPLANNED: tuple[Any, Any, bool] = (None, None, False)
+"""What `prepare` reads for no tool, or a class without a plan of its own yet."""
+
+
 def function_plan(tool: type[ToolModel] | None) -> tuple[Any, Any, bool] | None:
-    """The plan of `tool` (see `_PLAN`), made and remembered on the class; None when there
+    """The plan of `tool` (see `PLAN`), made and remembered on the class; None when there
     is no such tool, or for a class pydantic has not finished building (its validator is
     a placeholder), which `prepare` handles."""
     if tool is None or not tool.__pydantic_complete__:
@@ -205,14 +241,14 @@ def function_plan(tool: type[ToolModel] | None) -> tuple[Any, Any, bool] | None:
     function = tool.model_tool_type == "function"
     validator = tool.__pydantic_validator__ if function else None
     plan = (tool, validator, function and shares_input(tool))
-    setattr(tool, _PLAN, plan)
+    setattr(tool, PLAN, plan)
     return plan
 
 
 def forget_plan(tool: type) -> None:
     """Drop the plan `function_plan` remembered on `tool` (its validator was rebuilt)."""
-    if _PLAN in tool.__dict__:
-        delattr(tool, _PLAN)
+    if PLAN in tool.__dict__:
+        delattr(tool, PLAN)
     forget_shares(tool)
 
 
@@ -289,15 +325,24 @@ def _validate_custom(
         )
     if len(text) > limits.max_chars:
         problem = f"the input is {len(text):,} characters long; the limit is {limits.max_chars:,}"
-        return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+        return over_limit(call, problem)
     try:
         return tool.model_validate({"input": text})
     except pydantic.ValidationError as error:
-        return _invalid(call, error)
+        return invalid(call, error)
 
 
-def _invalid(call: StandardToolCall, error: pydantic.ValidationError) -> ToolCallFailure:
-    if error.error_count() == 1 and error.errors(include_url=False)[0]["type"] == "json_invalid":
+def over_limit(call: StandardToolCall, problem: str) -> ToolCallFailure:
+    """The failure answering arguments that break a limit (`problem` says which)."""
+    return _failure(call, "invalid_arguments", _feedback.limit_exceeded(call.name, problem))
+
+
+def invalid(call: StandardToolCall, error: pydantic.ValidationError) -> ToolCallFailure:
+    """The failure answering arguments the tool's validation refused. Invalid JSON is
+    the arguments' own only when it is at their root: a `Json[...]` field holding bad
+    JSON is that field's error, listed like any other."""
+    errors = error.errors(include_url=False) if error.error_count() == 1 else ()
+    if errors and errors[0]["type"] == "json_invalid" and not errors[0]["loc"]:
         return _failure(call, "invalid_arguments", _feedback.invalid_json(call.name, error), error)
     return _failure(call, "invalid_arguments", _feedback.validation_errors(call.name, error), error)
 

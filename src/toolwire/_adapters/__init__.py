@@ -19,7 +19,7 @@ from .openai_responses.items import ITEM_TYPES as _RESPONSES_ITEM_TYPES
 if TYPE_CHECKING:
     from ._base import Adapter, FastReader
 
-__all__ = ["ANTHROPIC_BLOCK_TYPES", "adapter", "api_of", "read_call", "read_calls"]
+__all__ = ["ANTHROPIC_BLOCK_TYPES", "FAST_READERS", "adapter", "api_of", "read_call", "read_calls"]
 
 _MODULES: dict[Api, str] = {
     "chat.completions": "toolwire._adapters.openai_chat.adapter",
@@ -168,7 +168,7 @@ def read_calls(
             f"answer); got {other_calls!r}."
         )
     kind = type(calls)
-    fast = _FAST_READERS.get(kind)
+    fast = FAST_READERS.get(kind)
     if fast is not None and (api is None or api == _API_BY_TYPE[kind]):
         read = fast(calls)
         if read is not None:
@@ -216,7 +216,7 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
     return isinstance(obj, Sequence) and not isinstance(obj, str | bytes)
 
 
-_FAST_READERS: dict[type, FastReader] = {}
+FAST_READERS: dict[type, FastReader] = {}
 """SDK response class -> its adapter's one-pass reader of the common case (a response
 with a handful of calls pays more for finding its reader than for reading them)."""
 
@@ -234,7 +234,7 @@ def _is_single_call(obj: object, api: Api) -> bool:
         _SINGLE_CALL_BY_TYPE[kind, api] = single
         fast = None if single else adapter(api).fast_reader(kind)
         if fast is not None and _API_BY_TYPE[kind] == api:
-            _FAST_READERS[kind] = fast
+            FAST_READERS[kind] = fast
     return single
 
 
