@@ -28,6 +28,7 @@ from ._shapes import (
     dict_value_schema,
     is_dict_schema,
     is_map,
+    json_type_of,
     tuple_key,
 )
 
@@ -94,13 +95,11 @@ class Form:
         )
 
     def _admits_scalar(self, value: Any) -> bool:
-        kind = _json_type(value)
-        if kind is None:
+        kind = json_type_of(value)  # 3.0 reads as "integer", as JSON Schema says
+        if kind not in _SCALAR_TYPES:
             return False
         if self.types and not (
-            kind in self.types
-            or (kind == "integer" and "number" in self.types)
-            or (kind == "number" and "integer" in self.types and float(value).is_integer())
+            kind in self.types or (kind == "integer" and "number" in self.types)
         ):
             return False
         return self.values is None or any(_same(value, allowed) for allowed in self.values)
@@ -133,20 +132,6 @@ def _admits_tuple(items: tuple[Form, ...], value: Any, forms: Mapping[str, Form]
     if not _is_list(value) or len(value) != len(items):
         return False
     return all(form.admits(item, forms) for form, item in zip(items, value, strict=True))
-
-
-def _json_type(value: Any) -> str | None:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    return None
 
 
 def _same(value: Any, allowed: Json) -> bool:

@@ -8,7 +8,7 @@ what a dict schema looks like, how pairs and tuple objects are keyed, which sche
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any, TypeGuard, cast
 
 __all__ = [
@@ -27,6 +27,7 @@ __all__ = [
     "is_dict_schema",
     "is_map",
     "join_path",
+    "json_type_of",
     "reachable_defs",
     "refs_in",
     "tuple_key",
@@ -237,3 +238,22 @@ def discriminator_tags(schema: JsonMap) -> dict[str, frozenset[str]]:
             if name is not None:
                 tags.setdefault(name, set()).add(tag)
     return {name: frozenset(names) for name, names in tags.items()}
+
+
+def json_type_of(value: Any) -> str:
+    """The JSON type name of a Python value decoded from JSON ("integer" for 3 and 3.0)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "integer" if value.is_integer() else "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, Sequence):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return "unknown"

@@ -16,6 +16,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any, cast
 
+from .._schema._shapes import json_type_of
+
 __all__ = [
     "ANNOTATION_KEYWORDS",
     "JsonPointerError",
@@ -78,25 +80,6 @@ def resolve_local_ref(root: Any, ref: str) -> Any:
         else:
             raise JsonPointerError(f"$ref {ref!r} points to nothing in this schema")
     return node
-
-
-def json_type_of(value: Any) -> str:
-    """The JSON type name of a Python value decoded from JSON ("integer" for 3 and 3.0)."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "integer" if value.is_integer() else "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, Sequence):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return "unknown"
 
 
 def json_equal(a: Any, b: Any) -> bool:
