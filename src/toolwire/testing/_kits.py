@@ -3,9 +3,13 @@
 Each API has one package in the wing, named after its adapter folder
 (`toolwire.testing._openai_chat` for `_adapters/openai_chat`...), holding that API's
 fake server codec and the rules it enforces (history, media, tool definitions). The
-package exposes them as one `Kit`, `KIT`; the API-neutral modules (`check_history`,
-the tests' views of every API) reach an API's rules only through `kit(api)`, so no
+package exposes them as one `Kit`, `KIT`; the API-neutral modules (`check_history`)
+and the tests that run every API's rules reach them only through `kit(api)`, so no
 module outside an API's package needs to know which API is which.
+
+Adding an API to the wing: one package `_<adapter folder>/` (`fake.py` ending in its
+`KIT`, `history.py`, `media.py`, `tools.py`, an `__init__.py` exposing `KIT`) and
+its line in `_ADAPTER_FOLDERS`.
 """
 
 from __future__ import annotations
