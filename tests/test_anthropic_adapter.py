@@ -549,7 +549,7 @@ def test_param_key_table_matches_the_sdk() -> None:
 def test_importing_the_adapter_imports_no_sdk() -> None:
     """Reading dicts must not need the SDK: the adapter imports `anthropic` lazily."""
     code = (
-        "import sys, toolwire._adapters.anthropic.adapter, toolwire._adapters.anthropic.fake\n"
+        "import sys, toolwire._adapters.anthropic.adapter, toolwire.testing._anthropic.fake\n"
         "assert 'anthropic' not in sys.modules, 'anthropic imported'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -11,7 +11,6 @@ import httpx2
 import pytest
 from google.genai import errors, types
 
-from toolwire._adapters.gemini.fake import fake_signature
 from toolwire.core import (
     BaseFunctionToolModel,
     ToolCallCompleted,
@@ -22,6 +21,7 @@ from toolwire.core import (
     turn_status,
 )
 from toolwire.testing import FakeCall, FakeGemini, FakeReply
+from toolwire.testing._gemini.fake import fake_signature
 
 
 class GetWeather(BaseFunctionToolModel[None, None]):

@@ -34,7 +34,7 @@ from toolwire.core import (
 )
 from toolwire.exceptions import ToolwireError
 from toolwire.testing import check_history
-from toolwire.testing._rules_gemini import gemini_signature_key
+from toolwire.testing._gemini.history import gemini_signature_key
 
 DEPTH = 100_000
 """Far past the depth limit (64) and Python's recursion limit (1,000)."""

@@ -87,7 +87,7 @@ def test_using_one_api_imports_only_its_sdk() -> None:
 
 
 def test_each_fake_codec_imports_on_its_own() -> None:
-    """Importing an adapter's fake before toolwire.testing meets no import cycle."""
+    """Importing an API's fake codec before toolwire.testing meets no import cycle."""
     for module in ("openai_chat", "openai_responses", "anthropic", "gemini"):
-        code = f"import toolwire._adapters.{module}.fake"
+        code = f"import toolwire.testing._{module}.fake"
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)

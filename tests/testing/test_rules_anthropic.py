@@ -7,8 +7,8 @@ from typing import Any
 from anthropic.types import Message
 from inline_snapshot import snapshot
 
+from toolwire.testing._anthropic.history import anthropic_history_problems
 from toolwire.testing._rules import HistoryProblem
-from toolwire.testing._rules_anthropic import anthropic_history_problems
 
 from ._corpus import accepted_followups, corpus_case, corpus_cases
 

@@ -7,8 +7,8 @@ from typing import Any
 from inline_snapshot import snapshot
 from openai.types.chat import ChatCompletion
 
+from toolwire.testing._openai_chat.history import chat_history_problems
 from toolwire.testing._rules import HistoryProblem
-from toolwire.testing._rules_chat import chat_history_problems
 
 from ._corpus import accepted_followups, corpus_case, corpus_cases
 

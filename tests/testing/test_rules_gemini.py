@@ -8,8 +8,8 @@ from typing import Any
 from google.genai import types
 from inline_snapshot import snapshot
 
+from toolwire.testing._gemini.history import gemini_history_problems, gemini_signature_key
 from toolwire.testing._rules import HistoryProblem
-from toolwire.testing._rules_gemini import gemini_history_problems, gemini_signature_key
 
 from ._corpus import Case, accepted_followups, corpus_case, corpus_cases
 

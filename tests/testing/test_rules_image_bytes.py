@@ -10,7 +10,8 @@ import pytest
 from inline_snapshot import snapshot
 
 from toolwire.core import Api
-from toolwire.testing._rules_media import media_problems
+from toolwire.testing import HistoryProblem
+from toolwire.testing._kits import kit
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 24
 JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 24
@@ -21,6 +22,11 @@ PAGE = b"<!doctype html><h1>404 Not Found</h1>"
 
 def _b64(data: bytes) -> str:
     return base64.b64encode(data).decode()
+
+
+def media_problems(history: list[dict[str, Any]], api: Api) -> list[HistoryProblem]:
+    """The media rules of `api`, as its fake and `check_history` run them."""
+    return kit(api).media_problems(history)
 
 
 def _history(api: Api, media_type: str, data: bytes) -> list[dict[str, Any]]:

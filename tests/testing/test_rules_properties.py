@@ -8,11 +8,11 @@ from typing import Any
 from hypothesis import given
 from hypothesis import strategies as st
 
+from toolwire.testing._anthropic.history import anthropic_history_problems
+from toolwire.testing._gemini.history import gemini_history_problems
+from toolwire.testing._openai_chat.history import chat_history_problems
+from toolwire.testing._openai_responses.history import responses_history_problems
 from toolwire.testing._rules import HistoryProblem
-from toolwire.testing._rules_anthropic import anthropic_history_problems
-from toolwire.testing._rules_chat import chat_history_problems
-from toolwire.testing._rules_gemini import gemini_history_problems
-from toolwire.testing._rules_responses import responses_history_problems
 
 Entry = dict[str, Any]
 Turns = list[list[str]]

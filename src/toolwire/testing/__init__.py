@@ -18,10 +18,10 @@ shows a retry path. See each class for details.
 
 from __future__ import annotations
 
-from ._anthropic import FakeAnthropic
+from ._anthropic.fake_anthropic import FakeAnthropic
 from ._check import check_history
 from ._fake import FakeCall, FakeReply
-from ._gemini import FakeGemini
+from ._gemini.fake_gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
 from ._rules import HistoryProblem

@@ -1,16 +1,17 @@
 """The API-neutral part of the offline fake servers: replies, scripts, the default
 policy, and the HTTP handler the real SDK clients talk to.
 
-Each API's adapter package has a codec (`fake.py`) that reads that API's request
-body into a `FakeRequest`, checks its history, and renders a `FakeReply` as that
-API's JSON or SSE response. Deterministic: the same requests get the same bytes.
+Each API's package in the testing wing has a codec (`fake.py`) that reads that
+API's request body into a `FakeRequest`, checks its history, and renders a
+`FakeReply` as that API's JSON or SSE response. Deterministic: the same requests
+get the same bytes.
 """
 
 from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
@@ -280,6 +281,14 @@ def split_text(text: str, size: int = 24) -> list[str]:
 def json_list(value: Any) -> list[Any]:
     """`value` as a list when the JSON holds one there, else []."""
     return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
+
+
+def latest_results(entries: Sequence[Any], is_result: Callable[[Any], bool], key: str) -> list[str]:
+    """The texts (under `key`) of the results that end `entries`: the latest round's."""
+    start = len(entries)
+    while start > 0 and is_result(entries[start - 1]):
+        start -= 1
+    return [joined_text(json_field(entry, key)) for entry in entries[start:]]
 
 
 def joined_text(content: Any) -> str:

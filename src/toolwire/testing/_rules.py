@@ -1,11 +1,11 @@
 """What the history rules report, and helpers the per-API rule modules share.
 
-Each API has its own module (`_rules_chat`, `_rules_responses`,
-`_rules_anthropic`, `_rules_gemini`) with one function that takes the
-history as the wire JSON the SDK sends (the request body's `messages`,
-`input` or `contents` list) and returns every problem the live API would
-reject it for, in plain words. The fakes run them on each request body;
-`toolwire.testing.check_history` runs them on a user's own history.
+Each API's package in the testing wing has a `history` module with one
+function that takes the history as the wire JSON the SDK sends (the request
+body's `messages`, `input` or `contents` list) and returns every problem the
+live API would reject it for, in plain words. The fakes run them on each
+request body; `toolwire.testing.check_history` runs them on a user's own
+history.
 
 A problem's `index` is the 0-based position in that list, and its message
 names positions the same way (`messages[3]`, `input[5]`, `contents[2]`), so

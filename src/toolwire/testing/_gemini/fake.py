@@ -20,7 +20,7 @@ from typing import Any, cast
 import httpx2
 
 from ..._api import Api
-from ...testing._fake import (
+from .._fake import (
     FakeReply,
     FakeRequest,
     FakeServer,
@@ -31,10 +31,12 @@ from ...testing._fake import (
     split_text,
     sse,
 )
-from ...testing._rules import HistoryProblem, blocks_of, field, text_field
-from ...testing._rules_gemini import gemini_history_problems, gemini_signature_key
-from ...testing._rules_media import media_problems
-from ...testing._tool_shapes import tool_definition_problem
+from .._kits import Kit
+from .._rules import HistoryProblem, blocks_of, field, text_field
+from .._tool_shapes import reject_wrong_tool_shapes
+from .history import gemini_history_problems, gemini_signature_key
+from .media import gemini_media_problems
+from .tools import gemini_tool_definition_problem
 
 __all__ = ["GeminiCodec", "fake_signature", "gemini_error"]
 
@@ -75,16 +77,14 @@ class GeminiCodec:
         signatures: dict[str, bytes] = server.state.get(SIGNATURES, {})
         contents = _contents(body)
         problems = gemini_history_problems(contents, signatures=signatures)
-        return sorted([*problems, *media_problems(contents, "gemini")], key=lambda p: p.index)
+        return sorted([*problems, *gemini_media_problems(contents)], key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
-        shape = tool_definition_problem("gemini", json_list(body.get("tools")))
-        if shape is not None:
-            raise RejectedRequest(shape)
+        reject_wrong_tool_shapes(json_list(body.get("tools")), gemini_tool_definition_problem)
         model, action = _route(path)
         request = FakeRequest(tools=_tools(body), stream=action == "streamGenerateContent")
         request.model = model or "gemini-fake"
-        by_model = media_problems(_contents(body), "gemini", model=request.model)
+        by_model = gemini_media_problems(_contents(body), model=request.model)
         if by_model:
             raise RejectedRequest("\n".join(p.message for p in by_model))
         calling = field(field(body, "toolConfig", "tool_config"), "functionCallingConfig")
@@ -274,3 +274,9 @@ def _result_text(response: Any) -> str:
         if inner is not None:
             value = inner
     return value if isinstance(value, str) else json.dumps(value)
+
+
+KIT = Kit(
+    GeminiCodec, gemini_history_problems, gemini_media_problems, gemini_tool_definition_problem
+)
+"""The Gemini fake and the rules it enforces, for the API-neutral modules."""

@@ -7,24 +7,25 @@ from typing import Any, Literal, NamedTuple
 
 import httpx2
 
-from ...testing._fake import (
+from .._fake import (
     FakeReply,
     FakeRequest,
     FakeServer,
     FakeTool,
-    RejectedRequest,
     arguments_text,
-    joined_text,
     json_list,
+    latest_results,
     split_text,
     sse,
 )
-from ...testing._rules import HistoryProblem, field
-from ...testing._rules_chat import chat_history_problems
-from ...testing._rules_media import media_problems
-from ...testing._tool_shapes import tool_definition_problem
+from .._kits import Kit
+from .._rules import HistoryProblem, field
+from .._tool_shapes import reject_wrong_tool_shapes
+from .history import chat_history_problems
+from .media import chat_media_problems
+from .tools import chat_tool_definition_problem
 
-__all__ = ["ChatCodec", "openai_error"]
+__all__ = ["CREATED", "ChatCodec", "openai_error"]
 
 CREATED = 1_700_000_000
 
@@ -41,15 +42,11 @@ class ChatCodec:
         messages = json_list(body.get("messages"))
         model = body.get("model")
         problems = chat_history_problems(messages)
-        problems += media_problems(
-            messages, "chat.completions", model=model if isinstance(model, str) else None
-        )
+        problems += chat_media_problems(messages, model=model if isinstance(model, str) else None)
         return sorted(problems, key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
-        shape = tool_definition_problem("chat.completions", json_list(body.get("tools")))
-        if shape is not None:
-            raise RejectedRequest(shape)
+        reject_wrong_tool_shapes(json_list(body.get("tools")), chat_tool_definition_problem)
         tools: list[FakeTool] = []
         for tool in json_list(body.get("tools")):
             if field(tool, "type") == "custom":
@@ -82,12 +79,7 @@ class ChatCodec:
             if field(m, "role") == "assistant" and field(m, "tool_calls")
         )
         request.assistant_turns = sum(1 for m in messages if field(m, "role") == "assistant")
-        trailing: list[str] = []
-        for message in reversed(messages):
-            if field(message, "role") != "tool":
-                break
-            trailing.append(joined_text(field(message, "content")))
-        request.results = trailing[::-1]
+        request.results = latest_results(messages, _is_tool_message, "content")
         return request
 
     def render(
@@ -142,6 +134,10 @@ class ChatCodec:
 
     def error(self, status: int, message: str) -> httpx2.Response:
         return openai_error(status, message)
+
+
+def _is_tool_message(message: Any) -> bool:
+    return field(message, "role") == "tool"
 
 
 def openai_error(status: int, message: str) -> httpx2.Response:
@@ -208,3 +204,7 @@ def _chunks(
             chunks.append(_chunk(completion_id, model, choice({"tool_calls": [fragment]})))
     chunks.append(_chunk(completion_id, model, choice({}, finish)))
     return chunks
+
+
+KIT = Kit(ChatCodec, chat_history_problems, chat_media_problems, chat_tool_definition_problem)
+"""The Chat Completions fake and the rules it enforces, for the API-neutral modules."""

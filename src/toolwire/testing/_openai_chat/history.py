@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from ._rules import HistoryProblem, field, quoted, sorted_problems, text_field
+from .._rules import HistoryProblem, field, quoted, sorted_problems, text_field
 
 __all__ = ["chat_history_problems"]
 

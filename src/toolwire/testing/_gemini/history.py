@@ -44,9 +44,9 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
-from .._adapters.gemini.results import NAMELESS_CALL_NAME
-from .._limits import MAX_DEPTH_CEILING, ArgumentLimits, check_dict
-from ._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
+from ..._adapters.gemini.results import NAMELESS_CALL_NAME
+from ..._limits import MAX_DEPTH_CEILING, ArgumentLimits, check_dict
+from .._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
 
 __all__ = ["gemini_history_problems", "gemini_signature_key"]
 

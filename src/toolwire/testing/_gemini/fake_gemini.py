@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import httpx2
 
-from ._fake import FakeReply, FakeServer
+from .._fake_api import FakeApi
+from .fake import GeminiCodec
 
 if TYPE_CHECKING:
     from google import genai
@@ -15,10 +15,8 @@ if TYPE_CHECKING:
 
 __all__ = ["FakeGemini"]
 
-BASE_URL = "https://fake.gemini.invalid/"
 
-
-class FakeGemini:
+class FakeGemini(FakeApi):
     """An offline stand-in for the Gemini API (`generateContent` and
     `streamGenerateContent`), serving the real `genai.Client` through an
     in-process transport: no network, no credentials.
@@ -38,28 +36,12 @@ class FakeGemini:
     status INVALID_ARGUMENT) when the history breaks the rules: function calls
     not followed by exactly one function response per call in one user
     content, or a replayed call part that lost (or changed) the thought
-    signature the fake sent. `requests` holds every request body it received.
+    signature the fake sent. `requests` holds every request body it received
+    (camelCase wire JSON).
     """
 
-    def __init__(
-        self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
-    ) -> None:
-        # Imported here: the codec imports this package's modules, and importing it first
-        # (e.g. `toolwire._adapters.gemini.fake`) must not meet a half-initialized package.
-        from .._adapters.gemini.fake import GeminiCodec
-
-        self.server = FakeServer(
-            [GeminiCodec()], script=script, invalid_arguments_first=invalid_arguments_first
-        )
-
-    @property
-    def requests(self) -> list[dict[str, Any]]:
-        """Every request body received, in order (camelCase wire JSON)."""
-        return self.server.requests
-
-    def transport(self) -> httpx2.MockTransport:
-        """The transport, to build your own `httpx2.Client` / `AsyncClient`."""
-        return self.server.transport()
+    _codecs = (GeminiCodec,)
+    _base_url = "https://fake.gemini.invalid/"
 
     def client(self) -> genai.Client:
         """A real `genai.Client` wired to this fake; `client.aio` uses it too.
@@ -73,7 +55,7 @@ class FakeGemini:
 
         transport = self.transport()
         options = types.HttpOptions(
-            base_url=BASE_URL,
+            base_url=self._base_url,
             httpx_client=httpx2.Client(transport=transport),
             httpx_async_client=httpx2.AsyncClient(transport=transport),
         )

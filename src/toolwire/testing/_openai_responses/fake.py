@@ -30,23 +30,29 @@ from typing import Any, Literal
 
 import httpx2
 
-from ...testing._fake import (
+from .._fake import (
     FakeReply,
     FakeRequest,
     FakeServer,
     FakeTool,
     RejectedRequest,
     arguments_text,
-    joined_text,
     json_list,
+    latest_results,
     split_text,
     sse,
 )
-from ...testing._rules import HistoryProblem, field, text_field
-from ...testing._rules_media import media_problems
-from ...testing._rules_responses import responses_history_problems
-from ...testing._tool_shapes import tool_definition_problem
-from ..openai_chat.fake import CREATED, openai_error
+from .._kits import Kit
+from .._openai_chat.fake import CREATED, openai_error
+from .._rules import HistoryProblem, field, text_field
+from .._tool_shapes import reject_wrong_tool_shapes
+from .history import (
+    chained_history_problems,
+    responses_history_problems,
+    unchained_history_problems,
+)
+from .media import responses_media_problems
+from .tools import responses_tool_definition_problem
 
 __all__ = ["ResponsesCodec"]
 
@@ -81,7 +87,7 @@ class ResponsesCodec:
             return []  # read() rejects the unknown previous_response_id
         items = [*previous, *_input(body)]
         problems = responses_history_problems(items)
-        problems += media_problems(items, "responses")
+        problems += responses_media_problems(items)
         for index in range(len(previous), len(items)):
             problem = _reasoning_problem(index, items[index], store)
             if problem is not None:
@@ -100,9 +106,7 @@ class ResponsesCodec:
                 "store=false)."
             )
         items = [*previous, *_input(body)]
-        shape = tool_definition_problem("responses", json_list(body.get("tools")))
-        if shape is not None:
-            raise RejectedRequest(shape)
+        reject_wrong_tool_shapes(json_list(body.get("tools")), responses_tool_definition_problem)
         tools: list[FakeTool] = []
         for tool in json_list(body.get("tools")):
             kind = field(tool, "type")
@@ -125,12 +129,7 @@ class ResponsesCodec:
             request.output_strict = bool(field(fmt, "strict"))
         request.rounds = _rounds_since_user(items)
         request.assistant_turns = _model_turns(items)
-        trailing: list[str] = []
-        for item in reversed(items):
-            if text_field(item, "type") not in _OUTPUTS:
-                break
-            trailing.append(joined_text(field(item, "output")))
-        request.results = trailing[::-1]
+        request.results = latest_results(items, _is_output, "output")
         return request
 
     def render(
@@ -195,6 +194,10 @@ def _reasoning_problem(index: int, item: Any, store: _Store) -> HistoryProblem |
         "that differs from the one the API sent, so it cannot be verified; replay reasoning "
         "items unchanged",
     )
+
+
+def _is_output(item: Any) -> bool:
+    return text_field(item, "type") in _OUTPUTS
 
 
 def _is_user_turn(item: Any) -> bool:
@@ -412,3 +415,13 @@ def _is_json(text: str) -> bool:
     except ValueError:
         return False
     return True
+
+
+KIT = Kit(
+    ResponsesCodec,
+    unchained_history_problems,
+    responses_media_problems,
+    responses_tool_definition_problem,
+    chained_history_problems,
+)
+"""The Responses fake and the rules it enforces, for the API-neutral modules."""

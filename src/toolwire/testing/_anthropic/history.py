@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
+from .._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
 
 __all__ = ["anthropic_history_problems"]
 

@@ -19,23 +19,24 @@ import httpx2
 from pydantic_core import from_json
 
 from ..._api import Api
-from ...testing._fake import (
+from .._fake import (
     FakeCall,
     FakeReply,
     FakeRequest,
     FakeServer,
     FakeTool,
-    RejectedRequest,
     arguments_text,
     joined_text,
     json_list,
     split_text,
     sse,
 )
-from ...testing._rules import HistoryProblem, blocks_of, field, text_field
-from ...testing._rules_anthropic import anthropic_history_problems
-from ...testing._rules_media import media_problems
-from ...testing._tool_shapes import tool_definition_problem
+from .._kits import Kit
+from .._rules import HistoryProblem, blocks_of, field, text_field
+from .._tool_shapes import reject_wrong_tool_shapes
+from .history import anthropic_history_problems
+from .media import anthropic_media_problems
+from .tools import anthropic_tool_definition_problem
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -66,16 +67,14 @@ class AnthropicCodec:
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         messages = json_list(body.get("messages"))
         problems = anthropic_history_problems(messages)
-        problems += media_problems(messages, "anthropic")
+        problems += anthropic_media_problems(messages)
         problems += _signature_problems(messages)
         if _thinking_enabled(body):
             problems += _missing_thinking(messages)
         return sorted(problems, key=lambda p: p.index)
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
-        shape = tool_definition_problem("anthropic", json_list(body.get("tools")))
-        if shape is not None:
-            raise RejectedRequest(shape)
+        reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
         tools = [
             FakeTool(
                 text_field(tool, "name"),
@@ -309,3 +308,12 @@ def _last_prompt(messages: list[Any]) -> int:
 
 def _tool_results(message: Any) -> list[Mapping[str, Any]]:
     return [b for b in blocks_of(message, "content") if text_field(b, "type") == "tool_result"]
+
+
+KIT = Kit(
+    AnthropicCodec,
+    anthropic_history_problems,
+    anthropic_media_problems,
+    anthropic_tool_definition_problem,
+)
+"""The Anthropic Messages fake and the rules it enforces, for the API-neutral modules."""

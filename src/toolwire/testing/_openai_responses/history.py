@@ -17,20 +17,26 @@ Accepted: items replayed as `item.model_dump()` (None-valued keys,
 `"async_"`), messages without `type`, reasoning and any other items, and
 outputs anywhere after their call. With `previous_response_id` the stored
 items come first: `check_history` passes the previous response's output as `earlier`
-(problems about those items are placed at index -1), while the fake prepends all it
-stored for the chain to the input and numbers positions across both. When the
-input holds an `item_reference`, an output whose call is not in the input may answer
-the referenced item, so it is not reported.
+(`chained_history_problems`: problems about those items are placed at index -1), while
+the fake prepends all it stored for the chain to the input and numbers positions across
+both. When the input holds an `item_reference`, an output whose call is not in the
+input may answer the referenced item, so it is not reported.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, cast
 
-from ._rules import HistoryProblem, sorted_problems, text_field
+from ...exceptions import UnexpectedObjectError
+from .._rules import HistoryProblem, sorted_problems, text_field
+from .._wire import wire_json
 
-__all__ = ["responses_history_problems"]
+__all__ = [
+    "chained_history_problems",
+    "responses_history_problems",
+    "unchained_history_problems",
+]
 
 _OUTPUT_OF = {
     "function_call": "function_call_output",
@@ -185,3 +191,35 @@ def _output(
             f"call that comes before it in the input{unanswerable_hint}",
         )
     ]
+
+
+_CHAINED_HINT = (
+    " (chained with previous_response_id? pass that response as previous_response= so "
+    "its calls count)"
+)
+
+
+def unchained_history_problems(items: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
+    """The rules on a history `check_history` got without `previous_response`: an output
+    that answers no call may answer one of a chained response, and its problem says so."""
+    return responses_history_problems(items, unanswerable_hint=_CHAINED_HINT)
+
+
+def chained_history_problems(
+    items: Sequence[Mapping[str, Any]], previous_response: object
+) -> list[HistoryProblem]:
+    """The rules on a history that continues `previous_response` (the `Response` that
+    `previous_response_id` names, or its dict form): its output items come first."""
+    return responses_history_problems(items, _output_items(previous_response))
+
+
+def _output_items(response: object) -> list[Mapping[str, Any]]:
+    """The output items of a Responses response (SDK object or dict), as wire JSON."""
+    data = wire_json(response)
+    output: Any = data.get("output")
+    if data.get("object") != "response" or not isinstance(output, list):
+        raise UnexpectedObjectError(
+            f"previous_response must be the Response that previous_response_id names (or "
+            f"its dict form), with its output; got a {type(response).__name__}."
+        )
+    return [wire_json(item) for item in cast("list[object]", output)]

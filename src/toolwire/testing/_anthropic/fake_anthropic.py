@@ -3,22 +3,20 @@ clients."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import httpx2
 
-from ._fake import FakeReply, FakeServer
+from .._fake_api import FakeApi
+from .fake import AnthropicCodec
 
 if TYPE_CHECKING:
     from anthropic import Anthropic, AsyncAnthropic
 
 __all__ = ["FakeAnthropic"]
 
-BASE_URL = "https://fake.anthropic.invalid"
 
-
-class FakeAnthropic:
+class FakeAnthropic(FakeApi):
     """An offline stand-in for the Anthropic Messages API, serving `client.messages.create`
     (and `client.beta.messages.create`) through the real SDK clients, whose HTTP goes to
     an in-process transport. JSON or, with `stream=True`, the live API's event stream.
@@ -45,44 +43,17 @@ class FakeAnthropic:
     holds every request body.
     """
 
-    def __init__(
-        self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
-    ) -> None:
-        from .._adapters.anthropic.fake import AnthropicCodec  # imports this package
-
-        self.server = FakeServer(
-            [AnthropicCodec()], script=script, invalid_arguments_first=invalid_arguments_first
-        )
-
-    @property
-    def requests(self) -> list[dict[str, Any]]:
-        """Every request body received, in order."""
-        return self.server.requests
-
-    def transport(self) -> httpx2.MockTransport:
-        """The transport, to build your own `httpx2.Client` / `AsyncClient`."""
-        return self.server.transport()
+    _codecs = (AnthropicCodec,)
+    _base_url = "https://fake.anthropic.invalid"
 
     def client(self, **options: Any) -> Anthropic:
         """A real `anthropic.Anthropic` client wired to this fake."""
         from anthropic import Anthropic
 
-        return Anthropic(
-            api_key="offline-fake",
-            base_url=BASE_URL,
-            http_client=httpx2.Client(transport=self.transport()),
-            max_retries=0,
-            **options,
-        )
+        return Anthropic(**self._client_options(httpx2.Client), **options)
 
     def async_client(self, **options: Any) -> AsyncAnthropic:
         """A real `anthropic.AsyncAnthropic` client wired to this fake."""
         from anthropic import AsyncAnthropic
 
-        return AsyncAnthropic(
-            api_key="offline-fake",
-            base_url=BASE_URL,
-            http_client=httpx2.AsyncClient(transport=self.transport()),
-            max_retries=0,
-            **options,
-        )
+        return AsyncAnthropic(**self._client_options(httpx2.AsyncClient), **options)

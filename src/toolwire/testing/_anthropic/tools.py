@@ -1,0 +1,91 @@
+"""The Messages tool definitions the live API refuses (`_tool_shapes`): a custom tool
+needs a name and an `input_schema`; a server or client tool, a `type` the SDK defines,
+its required keys and, where its type fixes one, its name."""
+
+from __future__ import annotations
+
+import typing
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from .._rules import field, text_field
+
+__all__ = ["anthropic_tool_definition_problem"]
+
+
+def anthropic_tool_definition_problem(index: int, tool: Any) -> str | None:
+    """The live API's error for the definition `tools[index]`, or None."""
+    kind = field(tool, "type")
+    if kind not in (None, "custom"):
+        shapes = _server_tools()
+        shape = shapes.get(kind) if isinstance(kind, str) else None
+        if shape is None:
+            tags = ", ".join(repr(tag) for tag in sorted({"custom", *shapes}))
+            return (
+                f"tools.{index}: Input tag {kind!r} found using 'type' does not match any of "
+                f"the expected tags: {tags}"
+            )
+        for key in shape.required:
+            if field(tool, key) is None:
+                return f"tools.{index}.{kind}.{key}: Field required"
+        name = field(tool, "name")
+        if shape.names and name not in shape.names:
+            expected = " or ".join(repr(n) for n in shape.names)
+            return f"tools.{index}.{kind}.name: Input should be {expected}"
+        return None
+    if not text_field(tool, "name"):
+        return f"tools.{index}.custom.name: Field required"
+    if not isinstance(field(tool, "input_schema"), Mapping):
+        return f"tools.{index}.custom.input_schema: Field required"
+    return None
+
+
+@dataclass(frozen=True, slots=True)
+class _ServerTool:
+    """What the SDK's param type of one Anthropic server or client tool requires."""
+
+    required: tuple[str, ...]
+    """Required keys besides `type`."""
+    names: tuple[str, ...]
+    """The `name` values its `Literal` allows (empty when the name is free or absent)."""
+
+
+@cache
+def _server_tools() -> dict[str, _ServerTool]:
+    """Every tool `type` the installed SDK defines besides `"custom"` (the members of
+    `ToolUnionParam` and `BetaToolUnionParam`: `web_search_20250305`,
+    `tool_search_tool_bm25_20251119` and its unversioned alias, the beta `mcp_toolset`...),
+    read off the param `TypedDict`s themselves, so a new SDK's tools are known at once.
+
+    The fake does not see the `anthropic-beta` header, so beta tools are taken on every
+    request (the live API takes them with their beta enabled).
+    """
+    from anthropic.types import ToolUnionParam
+    from anthropic.types.beta import BetaToolUnionParam
+
+    shapes: dict[str, _ServerTool] = {}
+    for param in (*typing.get_args(ToolUnionParam), *typing.get_args(BetaToolUnionParam)):
+        hints = typing.get_type_hints(param, include_extras=True)
+        required = tuple(
+            key
+            for key, hint in hints.items()
+            if key != "type" and typing.get_origin(hint) is typing.Required
+        )
+        names = tuple(str(n) for n in _literals(hints.get("name")))
+        for kind in _literals(hints.get("type")):
+            if isinstance(kind, str) and kind != "custom":
+                shapes[kind] = _ServerTool(required, names)
+    return shapes
+
+
+def _literals(hint: object) -> list[object]:
+    """The values of a `Literal` annotation, through `Required`, `Optional` and unions
+    (none for any other type)."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        return list(typing.get_args(hint))
+    if origin is None:
+        return []
+    return [value for arg in typing.get_args(hint) for value in _literals(arg)]
