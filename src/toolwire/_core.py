@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 import pydantic
 from typing_extensions import TypeAliasType, TypeVar
 
-from ._adapters import read_call, read_calls
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, refuse_unexpected_errors, unexpected_failure
 from ._group import GroupDefinitions, check_tools
@@ -29,6 +28,7 @@ from ._pipeline import (
     refused_text,
     success,
 )
+from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
 from .exceptions import ErrorForLLMToSee, ToolwireError
