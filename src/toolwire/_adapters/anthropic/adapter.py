@@ -30,7 +30,7 @@ from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong
 from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field
-from .choice import tool_choice_params
+from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, place, tool_result_block
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
@@ -46,7 +46,6 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
-    from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
     from .stream import AnthropicStreamAccumulator
 
@@ -94,10 +93,7 @@ class AnthropicAdapter:
             schema = {"description": spec.description, **schema}
         return {"type": "json_schema", "schema": schema}
 
-    def tool_choice_params(
-        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
-    ) -> dict[str, Any]:
-        return tool_choice_params(choice, parallel, thinking)
+    tool_choice_params = staticmethod(choice_params)
 
     # -- calls in ------------------------------------------------------------------
 

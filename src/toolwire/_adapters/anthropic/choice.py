@@ -11,11 +11,11 @@ from ...exceptions import ToolChoiceError, UnsupportedToolError
 if TYPE_CHECKING:
     from ..._tool_choice import CheckedChoice
 
-__all__ = ["tool_choice_params"]
+__all__ = ["choice_params"]
 
 
-def tool_choice_params(
-    choice: CheckedChoice, parallel: bool | None, thinking: object
+def choice_params(
+    choice: CheckedChoice, *, parallel: bool | None, thinking: object
 ) -> dict[str, Any]:
     """The create call's arguments for `choice`."""
     return {"tool_choice": _tool_choice(choice, parallel, thinking)}

@@ -79,7 +79,7 @@ from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
 from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
-from .choice import tool_choice_params
+from .choice import choice_params
 from .results import attachments, function_response_part, place
 from .turn import argument_streaming_error, enum_text, status_of
 
@@ -90,7 +90,6 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
-    from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
     from .stream import GeminiStreamAccumulator
 
@@ -149,10 +148,7 @@ class GeminiAdapter:
             schema = {"description": spec.description, **schema}
         return {"response_mime_type": "application/json", "response_json_schema": schema}
 
-    def tool_choice_params(
-        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
-    ) -> dict[str, Any]:
-        return tool_choice_params(choice, parallel)
+    tool_choice_params = staticmethod(choice_params)
 
     # -- calls in ------------------------------------------------------------------
 

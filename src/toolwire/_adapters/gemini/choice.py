@@ -13,11 +13,14 @@ if TYPE_CHECKING:
 
     from ..._tool_choice import CheckedChoice
 
-__all__ = ["tool_choice_params"]
+__all__ = ["choice_params"]
 
 
-def tool_choice_params(choice: CheckedChoice, parallel: bool | None) -> dict[str, Any]:
-    """The `GenerateContentConfig` arguments for `choice`."""
+def choice_params(
+    choice: CheckedChoice, *, parallel: bool | None, thinking: object
+) -> dict[str, Any]:
+    """The `GenerateContentConfig` arguments for `choice` (`thinking` changes nothing
+    here)."""
     return {"tool_config": _tool_config(choice, parallel)}
 
 

@@ -12,7 +12,7 @@ from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
-from .choice import tool_choice_params
+from .choice import choice_params
 from .results import attachments, place, tool_message
 from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
 
@@ -32,7 +32,6 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
-    from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
     from .stream import ChatStreamAccumulator
 
@@ -86,10 +85,7 @@ class ChatCompletionsAdapter:
         }
         return {"type": "json_schema", "json_schema": json_schema}
 
-    def tool_choice_params(
-        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
-    ) -> dict[str, Any]:
-        return tool_choice_params(choice, parallel)
+    tool_choice_params = staticmethod(choice_params)
 
     # -- calls in ------------------------------------------------------------------
 

@@ -10,11 +10,13 @@ from .._openai import openai_choice_params
 if TYPE_CHECKING:
     from ..._tool_choice import CheckedChoice
 
-__all__ = ["tool_choice_params"]
+__all__ = ["choice_params"]
 
 
-def tool_choice_params(choice: CheckedChoice, parallel: bool | None) -> dict[str, Any]:
-    """The create call's arguments for `choice`."""
+def choice_params(
+    choice: CheckedChoice, *, parallel: bool | None, thinking: object
+) -> dict[str, Any]:
+    """The create call's arguments for `choice` (`thinking` changes nothing here)."""
     if choice.tool is None:
         return openai_choice_params(choice.mode, parallel)
     forced = {"type": choice.kind, choice.kind: {"name": choice.tool}}

@@ -34,7 +34,7 @@ from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
-from .choice import tool_choice_params
+from .choice import choice_params
 from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
 from .results import attachments, output_item, place
@@ -52,7 +52,6 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
-    from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
     from .stream import ResponsesStreamAccumulator
 
@@ -109,10 +108,7 @@ class ResponsesAdapter:
             "strict": spec.strict,
         }
 
-    def tool_choice_params(
-        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
-    ) -> dict[str, Any]:
-        return tool_choice_params(choice, parallel)
+    tool_choice_params = staticmethod(choice_params)
 
     # -- calls in ------------------------------------------------------------------
 
