@@ -13,7 +13,7 @@ from anthropic.types import Message, RawMessageStreamEvent
 from anthropic.types.beta import BetaMessage, BetaRawMessageStreamEvent
 from inline_snapshot import snapshot
 
-from toolwire._adapters import read_calls
+from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
     ReasoningDelta,

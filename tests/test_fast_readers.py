@@ -1,5 +1,6 @@
-"""Each API's one-pass reader of its SDK response class reads exactly what the general
-reader reads, or declines (None) so that the general reader runs.
+"""Each API's one-pass reader of its SDK response class (the first branch of its
+adapter's `read_response`) reads exactly what the general reader reads, or declines
+(None) so that the general reader runs.
 
 Checked on every recorded non-streamed response (parsed by the SDK's own models) and on
 the shapes the fast readers must decline: cut turns, calls without ids, other kinds of
@@ -8,6 +9,7 @@ client calls.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -17,8 +19,12 @@ from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
 from tests.shared_data import all_cases, require_shared
-from toolwire._adapters import adapter, read_calls
-from toolwire._api import Api
+from toolwire._adapters.anthropic import adapter as anthropic
+from toolwire._adapters.gemini import adapter as gemini
+from toolwire._adapters.openai_chat import adapter as chat
+from toolwire._adapters.openai_responses import adapter as responses
+from toolwire._api import Api, adapter
+from toolwire._read import read_calls
 from toolwire.core import StandardToolCall
 
 SDK_CLASS: dict[str, tuple[Api, Any]] = {
@@ -28,18 +34,45 @@ SDK_CLASS: dict[str, tuple[Api, Any]] = {
     "gemini": ("gemini", genai.GenerateContentResponse),
 }
 
+FAST: dict[Api, Callable[[Any], list[StandardToolCall] | None]] = {
+    "chat.completions": chat.read_sdk_completion,
+    "responses": responses.read_sdk_response,
+    "anthropic": anthropic.read_sdk_message,
+    "gemini": gemini.read_sdk_response,
+}
+"""Each API's one-pass reader of its SDK response class."""
+
+GENERAL: dict[Api, Callable[[Any], list[StandardToolCall]]] = {
+    "chat.completions": chat.read_any_response,
+    "responses": lambda response: responses.read_any_response(response, "raise"),
+    "anthropic": anthropic.read_any_response,
+    "gemini": gemini.read_any_response,
+}
+"""Each API's reader of any response it takes, whatever its class or state."""
+
 
 def _general(api: Api, response: object) -> list[StandardToolCall] | str:
+    return _calls_or_error(GENERAL[api], response)
+
+
+def _entry(api: Api, response: object) -> list[StandardToolCall] | str:
+    """What the adapter's `read_response` reads: the fast branch, or the general one."""
+    return _calls_or_error(
+        lambda obj: adapter(api).read_response(obj, other_calls="raise"), response
+    )
+
+
+def _calls_or_error(
+    read: Callable[[Any], list[StandardToolCall]], response: object
+) -> list[StandardToolCall] | str:
     try:
-        return adapter(api).read_response(response, other_calls="raise")
-    except Exception as error:  # what the general reader raised, by name
+        return read(response)
+    except Exception as error:  # what the reader raised, by name
         return type(error).__name__
 
 
 def _fast(api: Api, response: object) -> list[StandardToolCall] | None:
-    reader = adapter(api).fast_reader(type(response))
-    assert reader is not None
-    return reader(response)
+    return FAST[api](response)
 
 
 def test_recorded_responses_read_the_same() -> None:
@@ -62,6 +95,7 @@ def test_recorded_responses_read_the_same() -> None:
         else:
             assert fast == general, case["id"]
             compared += 1
+        assert _entry(api, response) == general, case["id"]  # the adapter's entry point
         if isinstance(general, list):  # the public entry point picks a reader: same calls
             assert read_calls(response) == general, case["id"]
     assert compared > 200  # nearly every recorded response takes the fast path
@@ -172,5 +206,7 @@ def _function_call(call_id: str, status: str = "completed") -> dict[str, Any]:
 def test_edge_cases_read_the_same_or_decline(api: Api, response: object, declines: bool) -> None:
     fast = _fast(api, response)
     assert (fast is None) is declines
+    general = _general(api, response)
     if fast is not None:
-        assert fast == _general(api, response)
+        assert fast == general
+    assert _entry(api, response) == general

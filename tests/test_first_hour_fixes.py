@@ -346,12 +346,12 @@ Schema report for anthropic (strict): 1 change, lossless.
 """)
 
 
-# -- 3. the native forms are the renderers themselves (typed in tests/typing_checks.py) --
+# -- 3. the native forms are the adapters' renderers (typed in tests/typing_checks.py) -----
 
 
 def test_native_forms_are_the_renderers_with_their_docs() -> None:
-    """Each native form is a property whose getter is the adapter's renderer (no wrapper
-    call in between), documented, on successes and failures alike."""
+    """Each native form is what the adapter's renderer makes of the result (found through
+    the registry), documented, on successes and failures alike."""
     success = GROUP.run_tool_call(
         StandardToolCall("function", "c1", "get_weather", '{"city": "Paris"}'), None
     )
@@ -363,10 +363,11 @@ def test_native_forms_are_the_renderers_with_their_docs() -> None:
         "function_response_part": function_response_part,
     }
     for cls in (ToolCallSuccess, ToolCallFailure):
+        for name in renderers:
+            assert getattr(cls, name).__doc__, name
+    for result in (success, failure):
         for name, render in renderers.items():
-            prop = getattr(cls, name)
-            assert isinstance(prop, property) and prop.fget is render, name
-            assert prop.__doc__, name
+            assert getattr(result, name) == render(result), name
     assert success.tool_message == snapshot(
         {"role": "tool", "tool_call_id": "c1", "content": "Sunny in Paris."}
     )

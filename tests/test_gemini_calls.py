@@ -8,7 +8,8 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from toolwire._adapters import api_of, read_calls
+from toolwire._api import api_of
+from toolwire._read import read_calls
 from toolwire.core import BaseFunctionToolModel, StandardToolCall, ToolGroup
 from toolwire.exceptions import ToolwireError, UnexpectedObjectError
 

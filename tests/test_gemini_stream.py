@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from google.genai import types
 
-from toolwire._adapters import read_calls
+from toolwire._read import read_calls
 from toolwire.core import (
     ReasoningDelta,
     StandardToolCall,

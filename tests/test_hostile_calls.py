@@ -46,7 +46,7 @@ from openai.types.responses import Response
 from pydantic import BaseModel, Field
 
 from toolwire import aio, core
-from toolwire._adapters._base import synthesized_id
+from toolwire._call import synthesized_id
 from toolwire._feedback import MAX_FEEDBACK_CHARS
 from toolwire.core import (
     Api,

@@ -36,18 +36,26 @@ def test_all_lists_every_public_name_sorted() -> None:
 
 
 def test_importing_core_loads_only_what_a_plain_dispatch_needs() -> None:
-    """The schema compiler, streaming, toolcall's definition models and asyncio load on
-    first use, not on import; reading one of their names loads it."""
+    """The schema compiler, streaming, the adapters, toolcall's definition models and
+    asyncio load on first use, not on import; reading one of their names loads it (the
+    stream's toolkit loads when a stream is made)."""
     code = (
         "import sys, toolwire.core\n"
-        "lazy = ('toolwire._schema', 'toolwire._streaming', 'toolwire._standard', 'asyncio', "
-        "'toolwire.mcp', 'openai', 'anthropic', 'google.genai')\n"
+        "lazy = ('toolwire._schema', 'toolwire._stream', 'toolwire._streaming', "
+        "'toolwire._adapters', 'toolwire._standard', 'asyncio', 'toolwire.mcp', 'openai', "
+        "'anthropic', 'google.genai')\n"
         "print(sorted(m for m in lazy if m in sys.modules))\n"
         "toolwire.core.ToolCallStream, toolwire.core.SchemaReport\n"
+        "print(sorted(m for m in lazy if m in sys.modules))\n"
+        "toolwire.core.ToolCallStream('chat.completions')\n"
         "print(sorted(m for m in lazy if m in sys.modules))"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert done.stdout.splitlines() == ["[]", "['toolwire._schema', 'toolwire._streaming']"]
+    assert done.stdout.splitlines() == [
+        "[]",
+        "['toolwire._schema', 'toolwire._stream']",
+        "['toolwire._adapters', 'toolwire._schema', 'toolwire._stream', 'toolwire._streaming']",
+    ]
 
 
 def test_core_and_aio_have_the_same_names_and_share_the_neutral_objects() -> None:

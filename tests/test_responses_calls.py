@@ -26,8 +26,8 @@ from tests.test_responses_support import (
     response_json,
     sdk_response,
 )
-from toolwire._adapters import read_calls
-from toolwire._adapters._base import synthesized_id
+from toolwire._call import synthesized_id
+from toolwire._read import read_calls
 from toolwire.core import BaseCustomToolModel, BaseFunctionToolModel, StandardToolCall, ToolGroup
 from toolwire.exceptions import UnexpectedObjectError, UnhandledCallsError
 from toolwire.testing import FakeOpenAI

@@ -18,7 +18,7 @@ from tests.test_responses_support import (
     sdk_events,
     sse_text,
 )
-from toolwire._adapters import read_calls
+from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
     ReasoningDelta,

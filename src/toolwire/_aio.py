@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
-from ._adapters import read_call, read_calls
 from ._api import Api
 from ._batch import (
     UnexpectedErrors,
@@ -27,6 +26,7 @@ from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
 from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
+from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
 from .exceptions import ErrorForLLMToSee, HandlerCancelledError

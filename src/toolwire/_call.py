@@ -1,7 +1,9 @@
-"""The neutral tool call every API's call objects are read into."""
+"""The neutral tool call every API's call objects are read into, and the id a call
+gets when it came without one."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
@@ -25,7 +27,13 @@ if TYPE_CHECKING:
         ResponseFunctionToolCallParam,
     )
 
-__all__ = ["AnyCustomToolCall", "AnyFunctionToolCall", "AnyToolCall", "StandardToolCall"]
+__all__ = [
+    "AnyCustomToolCall",
+    "AnyFunctionToolCall",
+    "AnyToolCall",
+    "StandardToolCall",
+    "synthesized_id",
+]
 
 
 @dataclass(slots=True)
@@ -55,9 +63,28 @@ class StandardToolCall:
     @classmethod
     def from_any_call(cls, call: AnyToolCall) -> StandardToolCall:
         """Read one call object of any API (SDK model or its dict form)."""
-        from ._adapters import read_call
+        from ._read import read_call
 
         return read_call(call)
+
+
+_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_-]")
+
+
+def synthesized_id(response_id: str | None, index: int) -> str:
+    """The id toolwire gives a call that came without one.
+
+    Stable: the same response and position always give the same id, so the
+    results and the replayed assistant turn agree. Only `[A-Za-z0-9_-]` is used,
+    which every API accepts in ids.
+    """
+    if response_id:
+        # Most ids are letters and digits already: no regex pass for them.
+        safe = response_id if response_id.isalnum() and response_id.isascii() else None
+        if safe is None:
+            safe = _UNSAFE_ID_CHARS.sub("_", response_id)
+        return f"toolwire_{safe[:64]}_{index}"
+    return f"toolwire_{index}"
 
 
 if TYPE_CHECKING:

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 import pydantic
 from typing_extensions import TypeAliasType, TypeVar
 
-from ._adapters import FAST_READERS, read_call, read_calls
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, refuse_unexpected_errors, unexpected_failure
 from ._group import GroupDefinitions, check_tools
@@ -29,6 +28,7 @@ from ._pipeline import (
     refused_text,
     success,
 )
+from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
 from .exceptions import ErrorForLLMToSee, ToolwireError
@@ -187,15 +187,7 @@ class ToolGroup(
         """
         if unexpected_errors != "raise" and unexpected_errors != "fail":
             refuse_unexpected_errors(unexpected_errors)
-        # A response of an SDK class seen before goes straight to its adapter's reader, as
-        # `read_calls` sends it once `other_calls` is known good (checked here instead).
-        fast = FAST_READERS.get(type(calls)) if api is None else None
-        if fast is not None and (other_calls == "raise" or other_calls == "ignore"):
-            read = fast(calls)
-        else:
-            read = None
-        if read is None:
-            read = read_calls(calls, api=api, other_calls=other_calls)
+        read = read_calls(calls, api=api, other_calls=other_calls)
         if len(read) != 1 or hooks is not None or observer(None) is not None:
             return _run_batch(self, read, context, limits, unexpected_errors, hooks)
         # One call that nothing observes (no hooks, tracing or debug logging), as in most

@@ -7,7 +7,7 @@ import warnings
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
-from ._api import Api, check_api
+from ._api import Api, adapter, check_api
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, normalize_format
 from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
@@ -105,8 +105,6 @@ class GroupDefinitions:
         typed `list[Any]` because google-genai's `tools` parameter changes type when
         the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
         """
-        from ._adapters import adapter
-
         api = check_api(api)
         definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
         return adapter(api).tool_definitions(definitions)

@@ -18,12 +18,10 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from typing_extensions import TypeAliasType
 
-from ._adapters import adapter
-from ._adapters._base import TurnStatus
-from ._adapters._mismatch import kind_words
-from ._api import Api, check_api
+from ._api import Api, adapter, check_api, kind_words
 from ._media import MediaPlacement, MediaReport, plan
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
+from ._turn import TurnStatus
 from .exceptions import UnexpectedObjectError
 
 if TYPE_CHECKING:

@@ -28,7 +28,7 @@ LAZY_NAMES: dict[str, str] = {
     "ToolCallTruncated": "._streaming._events",
     "TurnEnded": "._streaming._events",
     "StringDelta": "._streaming._preview",
-    "ToolCallStream": "._streaming._stream",
+    "ToolCallStream": "._stream",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 

@@ -21,9 +21,9 @@ Nothing is dropped silently. Error results are text only.
 from __future__ import annotations
 
 import base64
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
 from ._parts import (
     FilePart,
@@ -46,6 +46,7 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "Placement",
+    "attachments_intro",
     "attachments_line",
     "b64",
     "b64_size",
@@ -55,10 +56,13 @@ __all__ = [
     "image_bytes_type",
     "image_type_outside",
     "inline",
+    "laid_out",
     "media_parts",
+    "moved_media",
     "note_for",
     "plan",
     "text_of",
+    "text_with_notes",
 ]
 
 MediaPlacement = Literal["native", "message"]
@@ -66,6 +70,8 @@ MediaPlacement = Literal["native", "message"]
 the API allows ("native", the default), or in one user message right after them."""
 
 Placement = Literal["native", "message", "note"]
+
+T = TypeVar("T")
 
 Rule = Callable[[MediaPart, MediaPlacement], "tuple[Placement, str]"]
 """One API's decision for a part: its placement, and why when it is not "native"."""
@@ -218,6 +224,79 @@ def attachments_line(count: int) -> str:
     if count == 1:
         return "[The image or file this tool returned follows in the next message.]"
     return f"[The {count} images or files this tool returned follow in the next message.]"
+
+
+def laid_out(
+    result: ToolCallResult[Any],
+    media: MediaPlacement,
+    place: Rule,
+    text: Callable[[str], T],
+    medium: Callable[[MediaPart], T],
+) -> str | list[T]:
+    """A result's content for an API whose tool result holds text and media, in the
+    order the handler returned them (see `_placed`): each text made by `text`, each part
+    placed "native" by `medium`. Plain text when no part is native, as for a text result."""
+    if not result.result_parts:
+        return result.result_content
+    items = _placed(result.result_parts, media, place)
+    if any(not isinstance(item, str) for item in items):
+        return [text(item) if isinstance(item, str) else medium(item) for item in items]
+    return "\n".join(cast("list[str]", items))
+
+
+def text_with_notes(
+    result: ToolCallResult[Any], media: MediaPlacement, place: Rule
+) -> tuple[str, list[MediaPart]]:
+    """A result's text for an API whose tool result keeps its media apart: the text, then
+    a note for each part sent nowhere and a line counting the parts that follow in a
+    message; and the parts placed "native", in order."""
+    if not result.result_parts:
+        return result.result_content, []
+    items = _placed([result.result_content, *media_parts(result)], media, place)
+    lines = [item for item in items if isinstance(item, str)]
+    return "\n".join(lines), [item for item in items if not isinstance(item, str)]
+
+
+def _placed(
+    parts: Iterable[ResultPart], media: MediaPlacement, place: Rule
+) -> list[str | MediaPart]:
+    """`parts` in order as an API takes them with a tool result: each text (empty ones
+    left out), a note in place of each part sent nowhere, each part placed "native" as
+    itself (inlined), then a line counting the parts that follow in a message."""
+    items: list[str | MediaPart] = []
+    moved = 0
+    for part in parts:
+        if isinstance(part, str):
+            if part:
+                items.append(part)
+            continue
+        part = inline(part)
+        placement, reason = place(part, media)
+        if placement == "native":
+            items.append(part)
+        elif placement == "note":
+            items.append(note_for(part, reason))
+        else:
+            moved += 1
+    if moved:
+        items.append(attachments_line(moved))
+    return items
+
+
+def moved_media(
+    results: Sequence[ToolCallResult[Any]], media: MediaPlacement, place: Rule
+) -> Iterator[tuple[int, ToolCallResult[Any], list[MediaPart]]]:
+    """For each result with parts placed in the message after the results: its position
+    among `results` (from 1), the result, and those parts (inlined), in order."""
+    for position, result in enumerate(results, 1):
+        moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
+        if moved:
+            yield position, result, moved
+
+
+def attachments_intro(result: ToolCallResult[Any]) -> str:
+    """The text introducing a result's media in the message after the results."""
+    return f"From {result.name} (call {result.call_id}):"
 
 
 def b64(data: bytes) -> str:

@@ -7,9 +7,12 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, overload
 
 from typing_extensions import TypeAliasType, TypeVar
 
+from ._api import result_renderer
 from ._parts import ResultPart, ToolContent
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from anthropic.types import ToolResultBlockParam
     from google.genai.types import Part
     from openai.types.chat import ChatCompletionToolMessageParam
@@ -17,11 +20,6 @@ if TYPE_CHECKING:
     from openai.types.responses.response_input_param import FunctionCallOutput
 
     from ._call import AnyToolCall
-else:  # the renderers behind each result's native forms (none imports its SDK here)
-    from ._adapters.anthropic.results import tool_result_block as _tool_result_block
-    from ._adapters.gemini.results import function_response_part as _function_response_part
-    from ._adapters.openai_chat.results import tool_message as _tool_message
-    from ._adapters.openai_responses.results import output_item as _output_item
 
 __all__ = [
     "HandlerResult",
@@ -76,6 +74,27 @@ class HandlerResult(NamedTuple, Generic[T, Content]):
     context: T
 
 
+class _NativeForm:
+    """A result property holding the result in one API's native form: rendered by the
+    adapter whose registry entry names the property, found on the first read."""
+
+    def __init__(self, doc: str) -> None:
+        self.__doc__ = doc
+        self._name = ""
+        self._render: Callable[[Any], Any] | None = None
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self._name = name
+
+    def __get__(self, result: object, owner: type | None = None) -> Any:
+        if result is None:
+            return self
+        render = self._render
+        if render is None:
+            render = self._render = result_renderer(self._name)
+        return render(result)
+
+
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
@@ -105,22 +124,18 @@ class _ResultBase:
             "error")."""
             ...
 
-    else:  # at run time: the renderers themselves, with no call in between
-        tool_message = property(
-            _tool_message, doc='Chat Completions: the `role="tool"` message answering this call.'
+    else:  # at run time: each rendered by the adapter that serves it
+        tool_message = _NativeForm(
+            'Chat Completions: the `role="tool"` message answering this call.'
         )
-        output_item = property(
-            _output_item,
-            doc="Responses: the `function_call_output` (or `custom_tool_call_output`) input item.",
+        output_item = _NativeForm(
+            "Responses: the `function_call_output` (or `custom_tool_call_output`) input item."
         )
-        tool_result_block = property(
-            _tool_result_block,
-            doc="Anthropic: the `tool_result` block (with `is_error: true` on failures).",
+        tool_result_block = _NativeForm(
+            "Anthropic: the `tool_result` block (with `is_error: true` on failures)."
         )
-        function_response_part = property(
-            _function_response_part,
-            doc='Gemini: the `function_response` Part (output under "output", errors under '
-            '"error").',
+        function_response_part = _NativeForm(
+            'Gemini: the `function_response` Part (output under "output", errors under "error").'
         )
 
 

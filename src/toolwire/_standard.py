@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 import pydantic
 from typing_extensions import TypeAliasType
 
+from ._api import adapter
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 
 if TYPE_CHECKING:
@@ -86,19 +87,19 @@ class StandardFunctionToolDefinition(pydantic.BaseModel):
 
     def tool_def_for_chat_completions_api(self) -> ChatCompletionFunctionToolParam:
         """The entry for the Chat Completions `tools` parameter."""
-        return _adapter("chat.completions").function_definition(self._spec("chat.completions"))
+        return adapter("chat.completions").function_definition(self._spec("chat.completions"))
 
     def tool_def_for_responses_api(self) -> FunctionToolParam:
         """The entry for the Responses `tools` parameter."""
-        return _adapter("responses").function_definition(self._spec("responses"))
+        return adapter("responses").function_definition(self._spec("responses"))
 
     def format_for_chat_completions_api(self) -> ResponseFormatJSONSchema:
         """The Chat Completions `response_format` (structured output)."""
-        return _adapter("chat.completions").output_format(self._spec("chat.completions"))
+        return adapter("chat.completions").output_format(self._spec("chat.completions"))
 
     def format_for_responses_api(self) -> ResponseFormatTextJSONSchemaConfigParam:
         """The Responses `text.format` (structured output)."""
-        return _adapter("responses").output_format(self._spec("responses"))
+        return adapter("responses").output_format(self._spec("responses"))
 
     def _spec(self, api: Api) -> FunctionToolSpec:
         from ._schema import compile_schema
@@ -125,18 +126,12 @@ class StandardCustomToolDefinition(pydantic.BaseModel):
 
     def tool_def_for_chat_completions_api(self) -> ChatCompletionCustomToolParam:
         """The entry for the Chat Completions `tools` parameter."""
-        return _adapter("chat.completions").custom_definition(self._spec())
+        return adapter("chat.completions").custom_definition(self._spec())
 
     def tool_def_for_responses_api(self) -> CustomToolParam:
         """The entry for the Responses `tools` parameter."""
-        return _adapter("responses").custom_definition(self._spec())
+        return adapter("responses").custom_definition(self._spec())
 
     def _spec(self) -> CustomToolSpec:
         fmt = None if self.format is None else plain_format(self.format)
         return CustomToolSpec(name=self.name, description=self.description, format=fmt)
-
-
-def _adapter(api: Api) -> Any:
-    from ._adapters import adapter
-
-    return adapter(api)

@@ -22,8 +22,7 @@ from weakref import WeakKeyDictionary, WeakSet
 import pydantic
 from pydantic_core import core_schema
 
-from ._adapters import adapter
-from ._api import Api, check_api
+from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._docstrings import describe_fields
@@ -505,9 +504,6 @@ _SPECS: WeakKeyDictionary[type[FunctionToolModel], dict[tuple[Api, bool], Functi
 
 
 _NEEDS_INPUT_PLAN = frozenset({"made_required_nullable", "encoded_as_pairs", "encoded_as_object"})
-_ALWAYS_ENFORCED_OUTPUT: frozenset[Api] = frozenset({"anthropic"})
-"""APIs that always constrain structured output to their schema subset (Anthropic's
-`output_config.format` has no strict flag), so formats compile strict there."""
 
 
 def _function_spec(
@@ -521,7 +517,8 @@ def _function_spec(
     per_api = _SPECS.get(cls)
     if per_api is None:
         per_api = _SPECS[cls] = {}
-    key = (api, output and api in _ALWAYS_ENFORCED_OUTPUT)
+    # Where the API always constrains structured output, formats compile strict.
+    key = (api, output and adapter(api).output_always_strict)
     spec = per_api.get(key)
     if spec is None:
         from ._schema import compile_schema

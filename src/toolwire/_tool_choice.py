@@ -3,20 +3,21 @@
 The four APIs spell the same choice four ways (`"required"`, `{"type": "any"}`,
 `FunctionCallingConfig(mode="ANY")`...) and the switch for parallel calls lives in a
 different place on each (a top-level flag, inside `tool_choice`, nowhere). This module
-turns one choice into the keyword arguments of each API's create call, and refuses the
-combinations the live API rejects, before the request is sent.
+holds the public types and checks a choice against the group; each adapter turns the
+checked choice into its create call's keyword arguments (`choice.py` in its folder),
+refusing the combinations its live API rejects before the request is sent.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Literal, NotRequired, cast
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal, NotRequired
 
 from typing_extensions import TypedDict
 
-from ._api import Api, check_api
-from ._tool import FunctionToolModel
-from .exceptions import ToolChoiceError, UnsupportedToolError
+from ._api import Api, adapter, check_api
+from .exceptions import ToolChoiceError
 
 if TYPE_CHECKING:
     from anthropic.types import ToolChoiceParam
@@ -24,10 +25,11 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolChoiceOptionParam
     from openai.types.responses.response_create_params import ToolChoice as ResponsesToolChoice
 
-    from ._tool import CustomToolModel, ToolModel
+    from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 
 __all__ = [
     "AnthropicToolChoiceParams",
+    "CheckedChoice",
     "ChatToolChoiceParams",
     "GeminiToolChoiceParams",
     "ResponsesToolChoiceParams",
@@ -66,6 +68,18 @@ class GeminiToolChoiceParams(TypedDict):
     tool_config: ToolConfig
 
 
+@dataclass(frozen=True, slots=True)
+class CheckedChoice:
+    """A tool choice checked against the group: what an adapter renders."""
+
+    mode: ToolChoiceMode
+    """"auto", "none" or "required" ("required" when one tool is forced)."""
+    tool: str | None = None
+    """The name of the one tool forced, if any."""
+    kind: Literal["function", "custom"] = "function"
+    """The forced tool's kind."""
+
+
 def tool_choice_params(
     tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]],
     api: Api,
@@ -76,27 +90,21 @@ def tool_choice_params(
 ) -> dict[str, Any]:
     """The create-call keyword arguments for `choice` over `tools` (see `tool_choice`)."""
     api = check_api(api)
-    named = _named(tools, choice)
-    if api == "chat.completions":
-        return _openai(_chat_choice(choice, named), parallel)
-    if api == "responses":
-        return _openai(_responses_choice(choice, named), parallel)
-    if api == "anthropic":
-        return {"tool_choice": _anthropic_choice(choice, named, parallel, thinking)}
-    return {"tool_config": _gemini_config(tools, choice, named, parallel)}
+    checked = _checked(tools, choice)
+    return adapter(api).tool_choice_params(checked, parallel=parallel, thinking=thinking)
 
 
-def _named(
+def _checked(
     tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]], choice: object
-) -> str | None:
-    """The name of the one tool `choice` forces, checked to be in the group."""
+) -> CheckedChoice:
+    """`choice` checked: a mode, or one tool class of the group."""
     if isinstance(choice, str):
         if choice not in ("auto", "none", "required"):
             raise ToolChoiceError(
                 f"tool_choice {choice!r} is not a choice: use 'auto', 'none', 'required', "
                 "or one tool class of the group."
             )
-        return None
+        return CheckedChoice(choice)
     name = getattr(choice, "model_tool_name", None)
     if name is None:
         raise ToolChoiceError(
@@ -110,112 +118,5 @@ def _named(
             f"cannot be made to call it. Add it to the group, or choose one of: "
             f"{', '.join(tools) or '(the group is empty)'}."
         )
-    return tool_name
-
-
-def _kind(choice: object) -> str:
-    return getattr(choice, "model_tool_type", "function")
-
-
-def _openai(tool_choice: Any, parallel: bool | None) -> dict[str, Any]:
-    params: dict[str, Any] = {"tool_choice": tool_choice}
-    if parallel is not None:
-        params["parallel_tool_calls"] = parallel
-    return params
-
-
-def _chat_choice(choice: object, named: str | None) -> Any:
-    if named is None:
-        return choice
-    if _kind(choice) == "custom":
-        return {"type": "custom", "custom": {"name": named}}
-    return {"type": "function", "function": {"name": named}}
-
-
-def _responses_choice(choice: object, named: str | None) -> Any:
-    if named is None:
-        return choice
-    return {"type": _kind(choice), "name": named}
-
-
-def _anthropic_choice(
-    choice: object, named: str | None, parallel: bool | None, thinking: object
-) -> Any:
-    if named is not None and _kind(choice) == "custom":
-        raise UnsupportedToolError(
-            f"{named} is a custom (free-text) tool; Anthropic has no custom tools. "
-            "Force a function tool, or use an OpenAI API."
-        )
-    if choice == "none":
-        return {"type": "none"}  # takes no parallel switch: no call will be made
-    forced = named is not None or choice == "required"
-    if forced and _extended_thinking(thinking):
-        raise ToolChoiceError(
-            "Anthropic rejects a forced tool choice ('required' or one named tool) while "
-            "extended thinking is on (HTTP 400). Use 'auto' and say in the prompt which "
-            "tool to call, or turn thinking off for this request (adaptive thinking "
-            "accepts a forced choice)."
-        )
-    block: dict[str, Any] = (
-        {"type": "tool", "name": named}
-        if named is not None
-        else {"type": "any"}
-        if choice == "required"
-        else {"type": "auto"}
-    )
-    if parallel is not None:
-        block["disable_parallel_tool_use"] = not parallel
-    return block
-
-
-def _extended_thinking(thinking: object) -> bool:
-    """Whether `thinking` (a bool, or the request's `thinking` param) is extended
-    thinking with a token budget: the mode that refuses forced tool choice."""
-    if isinstance(thinking, bool):
-        return thinking
-    if isinstance(thinking, Mapping):
-        settings = cast("Mapping[str, object]", thinking)
-        return settings.get("type") == "enabled"
-    return False
-
-
-def _gemini_config(
-    tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]],
-    choice: object,
-    named: str | None,
-    parallel: bool | None,
-) -> Any:
-    from google.genai import types
-
-    if parallel is False:
-        raise ToolChoiceError(
-            "Gemini has no switch for parallel calls: it may return several calls in one "
-            "turn whatever you ask. Leave parallel=None and run them all "
-            "(group.run_tool_calls answers each), or offer one tool at a time."
-        )
-    if named is not None and _kind(choice) == "custom":
-        raise UnsupportedToolError(
-            f"{named} is a custom (free-text) tool; Gemini has no custom tools. "
-            "Force a function tool, or use an OpenAI API."
-        )
-    if choice == "auto":
-        return types.ToolConfig(
-            function_calling_config=types.FunctionCallingConfig(
-                mode=types.FunctionCallingConfigMode.AUTO
-            )
-        )
-    if choice == "none":
-        return types.ToolConfig(
-            function_calling_config=types.FunctionCallingConfig(
-                mode=types.FunctionCallingConfigMode.NONE
-            )
-        )
-    # Mode ANY with a tool that takes no arguments is fine: the 400 users hit
-    # (python-genai#981) is for a declaration without any parameters, and toolwire always
-    # declares an object schema. Recorded: mode ANY with a parameterless tool declared as
-    # an empty object got its call back, and the follow-up was accepted.
-    config = types.FunctionCallingConfig(
-        mode=types.FunctionCallingConfigMode.ANY,
-        allowed_function_names=[named] if named is not None else None,
-    )
-    return types.ToolConfig(function_calling_config=config)
+    kind = "custom" if getattr(choice, "model_tool_type", "function") == "custom" else "function"
+    return CheckedChoice("required", tool_name, kind)

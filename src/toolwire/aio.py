@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._adapters._base import TurnStatus
 from ._aio import (
     BaseCustomToolModel,
     BaseFunctionToolModel,
@@ -47,6 +46,7 @@ from ._tool_choice import (
     ResponsesToolChoiceParams,
     ToolChoiceMode,
 )
+from ._turn import TurnStatus
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
@@ -122,6 +122,7 @@ if TYPE_CHECKING:
         StandardCustomToolTextFormat,
         StandardFunctionToolDefinition,
     )
+    from ._stream import ToolCallStream
     from ._streaming._events import (
         ReasoningDelta,
         StreamEvent,
@@ -133,7 +134,6 @@ if TYPE_CHECKING:
         TurnEnded,
     )
     from ._streaming._preview import StringDelta
-    from ._streaming._stream import ToolCallStream
 else:
     from ._lazy import lazy_getattr
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._adapters._base import TurnStatus
 from ._api import Api
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
@@ -46,6 +45,7 @@ from ._tool_choice import (
     ResponsesToolChoiceParams,
     ToolChoiceMode,
 )
+from ._turn import TurnStatus
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
@@ -121,6 +121,7 @@ if TYPE_CHECKING:
         StandardCustomToolTextFormat,
         StandardFunctionToolDefinition,
     )
+    from ._stream import ToolCallStream
     from ._streaming._events import (
         ReasoningDelta,
         StreamEvent,
@@ -132,7 +133,6 @@ if TYPE_CHECKING:
         TurnEnded,
     )
     from ._streaming._preview import StringDelta
-    from ._streaming._stream import ToolCallStream
 else:
     from ._lazy import lazy_getattr
 

@@ -20,7 +20,7 @@ from anthropic.types.beta import BetaMessage
 from tests.conformance.recorded import Answers, is_error, recorded_group, recorded_text
 from tests.shared_data import all_cases, require_shared, round_trip_cases
 from tests.test_anthropic_param_keys import undefined_keys
-from toolwire._adapters import read_calls
+from toolwire._read import read_calls
 from toolwire.core import (
     StreamEvent,
     ToolCallArgumentsDelta,

@@ -20,7 +20,7 @@ from google.genai import types
 
 from tests.conformance.recorded import Answers, is_error, recorded_group, recorded_text
 from tests.shared_data import all_cases, require_shared, round_trip_cases
-from toolwire._adapters import read_calls
+from toolwire._read import read_calls
 from toolwire.core import (
     ToolCallCompleted,
     ToolCallStarted,

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from .._api import Api
@@ -15,63 +15,67 @@ if TYPE_CHECKING:
     from .._media import MediaPlacement, Placement
     from .._parts import MediaPart
     from .._result import ToolCallResult
-    from .._streaming._stream import StreamAccumulator
+    from .._streaming._events import StreamEvent
+    from .._tool_choice import CheckedChoice
+    from .._turn import TurnStatus
 
-__all__ = [
-    "Adapter",
-    "FastReader",
-    "TurnStatus",
-    "call_text",
-    "check_tool_name",
-    "field",
-    "synthesized_id",
-]
-
-FastReader = Callable[[Any], "list[StandardToolCall] | None"]
-"""Reads the common case of one SDK response class in one pass: every call, or None
-when the response needs the general reader (a cut turn, a call without an id...)."""
-
-TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "malformed"]
-"""Why a turn ended.
-
-- "tool_calls": the model called tools; run them and send the results.
-- "done": the model answered without calling tools.
-- "truncated": the turn stopped early: a length limit (chat `length`, Responses
-  `incomplete`, Anthropic `max_tokens` / `model_context_window_exceeded`, Gemini
-  `MAX_TOKENS`), or a Responses turn that `failed` or was `cancelled`. Calls it holds
-  still need results: a cut call is answered with a "truncated" failure.
-- "paused": Anthropic `pause_turn`, or beta `compaction` (`pause_after_compaction`):
-  send the turn back as it is to let the model continue.
-- "refused": a refusal or a content filter stopped the turn; a call it cut off is
-  answered with a "truncated" failure too.
-- "malformed": Gemini `MALFORMED_FUNCTION_CALL`: the model produced a call it could not
-  encode; there is nothing to run, retry the request.
-"""
+__all__ = ["Adapter", "StreamAccumulator", "call_text", "check_tool_name", "field"]
 
 
 class Adapter(Protocol):
-    """Everything toolwire knows about one API. One implementation per API module."""
+    """Everything toolwire knows about one API. One implementation per adapter folder,
+    found through the registry (`toolwire._api.adapter`)."""
 
     api: Api
+    output_always_strict: bool
+    """Whether the API constrains structured output to its schema subset whatever is
+    asked (so formats compile strict there)."""
 
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
     def tool_definitions(self, definitions: list[Any]) -> list[Any]: ...
     def output_format(self, spec: FunctionToolSpec) -> Any: ...
+    def tool_choice_params(
+        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
+    ) -> dict[str, Any]:
+        """The create call's keyword arguments for `choice`, or the error the live API
+        would answer with."""
+        ...
+
+    def is_call_item(self, obj: object) -> bool:
+        """Whether `obj` is one call item (as opposed to a whole response or message)."""
+        ...
+
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]: ...
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
-    ) -> list[StandardToolCall]: ...
-    def fast_reader(self, kind: type) -> FastReader | None: ...
+    ) -> list[StandardToolCall]:
+        """Every call of a whole response or message; its first branch reads the common
+        SDK response class in one pass."""
+        ...
+
     def assistant_messages(self, response: object) -> list[Any]: ...
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[Any]: ...
+    def native_result(self, result: ToolCallResult[Any]) -> Any:
+        """The result's native answer, as its registry entry's `result_property`."""
+        ...
+
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]: ...
     def turn_status(self, response: object) -> TurnStatus: ...
     def stream_accumulator(self) -> StreamAccumulator: ...
+
+
+class StreamAccumulator(Protocol):
+    """One API's stream folding, implemented in its adapter folder (`stream.py`) and
+    driven by `ToolCallStream`."""
+
+    def feed(self, item: object) -> list[StreamEvent]: ...
+    def final_response(self) -> Any: ...
+    def completed_calls(self) -> list[StandardToolCall]: ...
 
 
 _IS_MAPPING: dict[type, bool] = {}
@@ -103,25 +107,6 @@ def call_text(value: object, key: str, api: Api) -> str | None:
         "sends a string there. Pass the SDK's own objects, or dicts shaped like its param "
         "types."
     )
-
-
-_UNSAFE_ID_CHARS = re.compile(r"[^A-Za-z0-9_-]")
-
-
-def synthesized_id(response_id: str | None, index: int) -> str:
-    """The id toolwire gives a call that came without one.
-
-    Stable: the same response and position always give the same id, so the
-    results and the replayed assistant turn agree. Only `[A-Za-z0-9_-]` is used,
-    which every API accepts in ids.
-    """
-    if response_id:
-        # Most ids are letters and digits already: no regex pass for them.
-        safe = response_id if response_id.isalnum() and response_id.isascii() else None
-        if safe is None:
-            safe = _UNSAFE_ID_CHARS.sub("_", response_id)
-        return f"toolwire_{safe[:64]}_{index}"
-    return f"toolwire_{index}"
 
 
 _ACCEPTED_NAMES: set[tuple[str, str]] = set()

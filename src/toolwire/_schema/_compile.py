@@ -3,30 +3,21 @@
 from __future__ import annotations
 
 import copy
-from collections.abc import Callable, Mapping
+import importlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from toolwire._api import Api, check_api
+from toolwire._api import API_ENTRIES, Api, check_api
 from toolwire.exceptions import SchemaError
 
-from ._anthropic import anthropic_profile
 from ._events import Event, record
-from ._gemini import gemini_profile
-from ._openai import chat_profile, responses_profile
 from ._profile import Profile
 from ._report import SchemaChange, SchemaReport
 from ._shapes import Json, as_map, def_name, is_map
 from ._walk import Walker
 
 __all__ = ["CompiledSchema", "compile_schema", "profile_for"]
-
-_PROFILES: dict[Api, Callable[[bool], Profile]] = {
-    "chat.completions": chat_profile,
-    "responses": responses_profile,
-    "anthropic": anthropic_profile,
-    "gemini": gemini_profile,
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,8 +33,11 @@ class CompiledSchema:
 
 
 def profile_for(api: Api, strict: bool) -> Profile:
-    """The rules toolwire applies for `api` in strict or non-strict mode."""
-    return _PROFILES[check_api(api)](strict)
+    """The rules toolwire applies for `api` in strict or non-strict mode: those its
+    registry entry names (`schema_rules`, in one of this package's rules modules)."""
+    module, function = API_ENTRIES[check_api(api)].schema_rules.split(":")
+    rules = getattr(importlib.import_module(f"toolwire._schema.{module}"), function)
+    return rules(strict)
 
 
 def compile_schema(

@@ -14,8 +14,8 @@ from typing import TYPE_CHECKING, Any
 
 from typing_extensions import TypeAliasType
 
-from .._adapters._base import TurnStatus
 from .._call import StandardToolCall
+from .._turn import TurnStatus
 from ._fast_frozen import AssignsPlainly
 
 if TYPE_CHECKING:

@@ -11,8 +11,7 @@ from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from .._adapters._base import synthesized_id
-from .._call import StandardToolCall
+from .._call import StandardToolCall, synthesized_id
 from ._events import (
     NewArgumentsDelta,
     ToolCallArgumentsDelta,

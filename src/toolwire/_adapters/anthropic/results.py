@@ -22,14 +22,14 @@ from typing import TYPE_CHECKING, Any
 from ..._media import (
     MediaPlacement,
     Placement,
-    attachments_line,
+    attachments_intro,
     b64,
     b64_size,
     image_bytes_problem,
     image_bytes_type,
     inline,
-    media_parts,
-    note_for,
+    laid_out,
+    moved_media,
 )
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 
@@ -110,38 +110,15 @@ def tool_result_block(
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": result.result_content if not result.result_parts else _content(result, media),
+        "content": laid_out(result, media, place, _text_block, media_block),
     }
     if result.fail_reason is not None:
         block["is_error"] = True
     return block
 
 
-def _content(
-    result: ToolCallResult[Any], media: MediaPlacement
-) -> str | list[TextBlockParam | ImageBlockParam | DocumentBlockParam]:
-    blocks: list[TextBlockParam | ImageBlockParam | DocumentBlockParam] = []
-    moved = 0
-    native = False
-    for part in result.result_parts:
-        if isinstance(part, str):
-            if part:
-                blocks.append({"type": "text", "text": part})
-            continue
-        part = inline(part)
-        placement, reason = place(part, media)
-        if placement == "native":
-            blocks.append(media_block(part))
-            native = True
-        elif placement == "note":
-            blocks.append({"type": "text", "text": note_for(part, reason)})
-        else:
-            moved += 1
-    if moved:
-        blocks.append({"type": "text", "text": attachments_line(moved)})
-    if not native:  # text and notes only: plain text, as for any text result
-        return "\n".join(b["text"] for b in blocks if b["type"] == "text")
-    return blocks
+def _text_block(text: str) -> TextBlockParam:
+    return {"type": "text", "text": text}
 
 
 def attachment_blocks(
@@ -150,13 +127,8 @@ def attachment_blocks(
     """The blocks that follow the tool_result blocks (with `media="message"`), each
     result's introduced by its tool and call id."""
     blocks: list[TextBlockParam | ImageBlockParam | DocumentBlockParam] = []
-    for result in results:
-        parts = [inline(p) for p in media_parts(result)]
-        moved = [p for p in parts if place(p, media)[0] == "message"]
-        if not moved:
-            continue
-        intro = f"From {result.name} (call {result.call_id}):"
-        blocks.append({"type": "text", "text": intro})
+    for _, result, moved in moved_media(results, media, place):
+        blocks.append(_text_block(attachments_intro(result)))
         blocks.extend(media_block(part) for part in moved)
     return blocks
 

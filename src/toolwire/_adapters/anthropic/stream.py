@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic_core import from_json
 
+from ..._api import is_sdk_type, mro_names
 from ..._streaming._events import (
     NewReasoningDelta,
     NewTextDelta,
@@ -31,10 +32,10 @@ from ..._streaming._events import (
     ToolCallTruncated,
     TurnEnded,
 )
+from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
-from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
-from .adapter import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
+from .turn import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
 
 if TYPE_CHECKING:
     from anthropic.types import Message

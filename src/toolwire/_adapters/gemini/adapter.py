@@ -1,4 +1,5 @@
-"""Google Gemini (google-genai) adapter: tool definitions, calls in, history out.
+"""Google Gemini (google-genai) adapter: tool definitions, tool choice, calls in,
+results and history out.
 
 Definitions: `T.model_tool_definition("gemini")` is a `types.Tool` holding one
 `FunctionDeclaration` whose `parameters_json_schema` is the schema compiled for
@@ -74,11 +75,13 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
-from ..._call import StandardToolCall
+from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
+from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import ToolwireError, UnsupportedToolError
-from .._base import FastReader, TurnStatus, call_text, check_tool_name, synthesized_id
-from .._mismatch import is_sdk_type, wrong_object
+from .._base import call_text, check_tool_name
+from .choice import choice_params
 from .results import attachments, function_response_part, place
+from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
@@ -87,35 +90,16 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
+    from ..._turn import TurnStatus
     from .stream import GeminiStreamAccumulator
 
-__all__ = ["ADAPTER", "GEMINI_NAME", "GeminiAdapter", "argument_streaming_error", "status_of"]
+__all__ = ["ADAPTER", "GeminiAdapter", "read_any_response", "read_sdk_response"]
 
 GEMINI_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.:-]{0,127}")
 GEMINI_NAME_RULE = (
     "names must start with a letter or '_', use only a-z, A-Z, 0-9, '_', '.', ':' or '-', "
     "and be at most 128 characters long"
 )
-
-_REFUSED = frozenset(
-    {
-        "SAFETY",
-        "RECITATION",
-        "LANGUAGE",
-        "BLOCKLIST",
-        "PROHIBITED_CONTENT",
-        "SPII",
-        "IMAGE_SAFETY",
-        "IMAGE_PROHIBITED_CONTENT",
-        "IMAGE_RECITATION",
-        "ESCALATION",
-        "PUP_LIMITED_DISABLED",
-        "MODEL_ARMOR",
-        "MISSING_THOUGHT_SIGNATURE",
-    }
-)
-_TRUNCATED = frozenset({"MAX_TOKENS", "CONTINUATION", "TOO_MANY_TOOL_CALLS"})
-_MALFORMED = frozenset({"MALFORMED_FUNCTION_CALL", "UNEXPECTED_TOOL_CALL", "MALFORMED_RESPONSE"})
 
 _MISSING: Any = object()
 
@@ -124,6 +108,7 @@ class GeminiAdapter:
     """`api="gemini"`."""
 
     api: Literal["gemini"] = "gemini"
+    output_always_strict = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -163,7 +148,16 @@ class GeminiAdapter:
             schema = {"description": spec.description, **schema}
         return {"response_mime_type": "application/json", "response_json_schema": schema}
 
+    tool_choice_params = staticmethod(choice_params)
+
     # -- calls in ------------------------------------------------------------------
+
+    def is_call_item(self, obj: object) -> bool:
+        # First the SDK's classes: Gemini models have no `type`, and a missing attribute
+        # is slow to read.
+        if type(obj).__name__ in ("FunctionCall", "Part"):
+            return True
+        return isinstance(obj, Mapping) and not (_TURN_KEYS & set(cast("Mapping[str, Any]", obj)))
 
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
@@ -179,20 +173,18 @@ class GeminiAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        turn = _turn_of(response)
-        ids = _SynthesizedIds(turn.response_id)
-        calls: list[StandardToolCall] = []
-        for part in _parts_of(turn.content):
-            call = getattr(part, "function_call", _MISSING)  # inline fast path: an SDK Part
-            if call is _MISSING:
-                call = _function_call_of(part)
-            if call is not None:
-                calls.append(_standard_call(call, len(calls), ids))
-        return calls
-
-    def fast_reader(self, kind: type) -> FastReader | None:
-        sdk = kind.__module__.startswith("google.genai.")
-        return _read_sdk_response if sdk and kind.__name__ == "GenerateContentResponse" else None
+        kind = type(response)
+        sdk_response = _IS_SDK_RESPONSE.get(kind)
+        if sdk_response is None:
+            sdk_response = _IS_SDK_RESPONSE[kind] = (
+                kind.__name__ == "GenerateContentResponse"
+                and kind.__module__.startswith("google.genai.")
+            )
+        if sdk_response:
+            calls = read_sdk_response(response)
+            if calls is not None:
+                return calls
+        return read_any_response(response)
 
     # -- history out ---------------------------------------------------------------
 
@@ -217,6 +209,9 @@ class GeminiAdapter:
         parts = [function_response_part(result, media) for result in results]
         return [types.Content(role="user", parts=parts), *attachments(results, media)]
 
+    native_result = staticmethod(function_response_part)
+    """One result's answer, as every result's `function_response_part` property holds it."""
+
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
 
@@ -229,33 +224,6 @@ class GeminiAdapter:
         from .stream import GeminiStreamAccumulator
 
         return GeminiStreamAccumulator()
-
-
-def status_of(
-    finish_reason: str | None, has_calls: bool, block_reason: str | None, has_candidate: bool
-) -> TurnStatus:
-    """The neutral turn status (see the module docstring for the mapping)."""
-    if not has_candidate and block_reason:
-        return "refused"
-    if finish_reason in _REFUSED:
-        return "refused"
-    if finish_reason in _TRUNCATED:
-        return "truncated"
-    if finish_reason in _MALFORMED:
-        return "malformed"
-    return "tool_calls" if has_calls else "done"
-
-
-def argument_streaming_error(name: object) -> ToolwireError:
-    """The error for a Vertex AI argument-streaming fragment (`partial_args`)."""
-    return ToolwireError(
-        f"The function call {name!r} arrived as argument fragments (FunctionCall.partial_args "
-        "or will_continue), which only Vertex AI sends when "
-        "FunctionCallingConfig(stream_function_call_arguments=True). The Gemini API streams "
-        "whole calls, and toolwire reads whole calls only: set "
-        "stream_function_call_arguments=False (or leave it unset) and each call arrives "
-        "complete in one chunk."
-    )
 
 
 class _Turn(NamedTuple):
@@ -281,27 +249,45 @@ def _turn_of(response: object) -> _Turn:
     candidates = getattr(response, "candidates", _MISSING)
     if candidates is not _MISSING:
         feedback = getattr(response, "prompt_feedback", None)
-        block = _text(getattr(feedback, "block_reason", None)) if feedback is not None else None
+        block = enum_text(getattr(feedback, "block_reason", None)) if feedback is not None else None
         response_id = getattr(response, "response_id", None)
         if not candidates:
             return _Turn(None, response_id, None, block, False)
         candidate = candidates[0]
-        finish = _text(candidate.finish_reason)
+        finish = enum_text(candidate.finish_reason)
         return _Turn(candidate.content, response_id, finish, block, True)
     if hasattr(response, "parts"):
         return _Turn(response, None, None, None, True)
     content = getattr(response, "content", _MISSING)
     if content is not _MISSING and hasattr(response, "finish_reason"):
-        finish = _text(getattr(response, "finish_reason", None))
+        finish = enum_text(getattr(response, "finish_reason", None))
         return _Turn(content, None, finish, None, True)
     if isinstance(response, Mapping):
         return _turn_of_dict(cast("Mapping[str, Any]", response))
     raise wrong_object(response, "gemini", _EXPECTED)
 
 
-def _read_sdk_response(response: Any) -> list[StandardToolCall] | None:
-    """`read_response` of an SDK GenerateContentResponse with a candidate (None
-    otherwise)."""
+_IS_SDK_RESPONSE: dict[type, bool] = {}
+"""Class -> whether it is the SDK's `GenerateContentResponse` (read in one pass)."""
+
+
+def read_any_response(response: object) -> list[StandardToolCall]:
+    """The calls of a response, a candidate or a Content, whatever their class or state."""
+    turn = _turn_of(response)
+    ids = _SynthesizedIds(turn.response_id)
+    calls: list[StandardToolCall] = []
+    for part in _parts_of(turn.content):
+        call = getattr(part, "function_call", _MISSING)  # inline fast path: an SDK Part
+        if call is _MISSING:
+            call = _function_call_of(part)
+        if call is not None:
+            calls.append(_standard_call(call, len(calls), ids))
+    return calls
+
+
+def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
+    """The calls of an SDK GenerateContentResponse with a candidate, read in one pass
+    (None otherwise: `read_any_response` reads it)."""
     candidates = response.candidates
     if not candidates:
         return None
@@ -336,12 +322,12 @@ def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
     if "candidates" in data or _get(data, "response_id", "responseId") is not None:
         candidates: Sequence[Any] = data.get("candidates") or ()
         feedback = _get(data, "prompt_feedback", "promptFeedback")
-        block = _text(_get(feedback, "block_reason", "blockReason")) if feedback else None
+        block = enum_text(_get(feedback, "block_reason", "blockReason")) if feedback else None
         response_id = _get(data, "response_id", "responseId")
         if not candidates:
             return _Turn(None, response_id, None, block, False)
         candidate = candidates[0]
-        finish = _text(_get(candidate, "finish_reason", "finishReason"))
+        finish = enum_text(_get(candidate, "finish_reason", "finishReason"))
         return _Turn(_get(candidate, "content"), response_id, finish, block, True)
     if "parts" in data:
         return _Turn(data, None, None, None, True)
@@ -350,7 +336,7 @@ def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:
         and "role" not in data  # a candidate has none: a chat message, content None, has one
         and (data["content"] is None or isinstance(data["content"], Mapping))
     ):
-        finish = _text(_get(data, "finish_reason", "finishReason"))
+        finish = enum_text(_get(data, "finish_reason", "finishReason"))
         return _Turn(data["content"], None, finish, None, True)
     if _get(data, "prompt_feedback", "promptFeedback") is not None:
         return _turn_of_dict({**data, "candidates": []})
@@ -423,7 +409,7 @@ def _function_call_of_dict(data: Mapping[str, Any]) -> Any:
         return call
     if "name" in data and data.keys() <= _FUNCTION_CALL_KEYS:
         return data  # a FunctionCall dict
-    if data.keys() <= _PART_KEYS:
+    if data.keys() <= GEMINI_PART_KEYS:
         return None  # a Part dict that is not a call (text, a thought...)
     raise wrong_object(data, "gemini", _EXPECTED_PART)
 
@@ -473,44 +459,11 @@ def _get(data: object, snake: str, camel: str | None = None) -> Any:
     return value
 
 
-def _text(value: object) -> str | None:
-    """An enum member's value, or the string itself (unknown values stay strings)."""
-    if value is None:
-        return None
-    found = getattr(value, "value", value)
-    return found if isinstance(found, str) else str(found)
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(word.title() for word in rest)
-
-
-_FUNCTION_CALL_FIELDS = ("id", "args", "name", "partial_args", "will_continue")
-_FUNCTION_CALL_KEYS = frozenset(_FUNCTION_CALL_FIELDS + tuple(map(_camel, _FUNCTION_CALL_FIELDS)))
-_PART_FIELDS = (
-    "media_resolution",
-    "code_execution_result",
-    "executable_code",
-    "file_data",
-    "function_call",
-    "function_response",
-    "inline_data",
-    "text",
-    "thought",
-    "thought_signature",
-    "video_metadata",
-    "tool_call",
-    "tool_response",
-    "part_metadata",
-    "audio_transcription",
-    "media_processing",
-    "speech_metadata",
-    "document_metadata",
-    "spreadsheet_metadata",
-    "audio_metadata",
+_FUNCTION_CALL_KEYS = gemini_keys("id", "args", "name", "partial_args", "will_continue")
+_TURN_KEYS = gemini_keys(
+    "candidates", "parts", "content", "response_id", "prompt_feedback", "usage_metadata"
 )
-_PART_KEYS = frozenset(_PART_FIELDS + tuple(map(_camel, _PART_FIELDS)))
+"""Keys of a Gemini response, candidate or Content dict (not a single part or call)."""
 
 
 ADAPTER = GeminiAdapter()

@@ -23,12 +23,11 @@ from typing import TYPE_CHECKING, Any
 from ..._media import (
     MediaPlacement,
     Placement,
-    attachments_line,
     image_bytes_problem,
     image_bytes_type,
     inline,
-    media_parts,
-    note_for,
+    moved_media,
+    text_with_notes,
 )
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 
@@ -97,29 +96,13 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
     from google.genai import types
 
     key = "output" if result.fail_reason is None else "error"
-    text = result.result_content
-    parts: list[FunctionResponsePart] | None = None
-    if result.result_parts:
-        lines = [text] if text else []
-        moved = 0
-        for part in map(inline, media_parts(result)):
-            placement, reason = place(part, media)
-            if placement == "native":
-                parts = parts or []
-                parts.append(_response_part(part))
-            elif placement == "note":
-                lines.append(note_for(part, reason))
-            else:
-                moved += 1
-        if moved:
-            lines.append(attachments_line(moved))
-        text = "\n".join(lines)
+    text, native = text_with_notes(result, media, place)
     return types.Part(
         function_response=types.FunctionResponse(
             id=None if result.synthesized_id else result.call_id,
             name=result.name or NAMELESS_CALL_NAME,
             response={key: text},
-            parts=parts,
+            parts=[_response_part(part) for part in native] or None,
         )
     )
 
@@ -136,10 +119,7 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
     from google.genai import types
 
     parts: list[Part] = []
-    for position, result in enumerate(results, 1):
-        moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
-        if not moved:
-            continue
+    for position, result, moved in moved_media(results, media, place):
         name = result.name or NAMELESS_CALL_NAME
         call = f"function call {position}" if result.synthesized_id else f"call {result.call_id}"
         parts.append(types.Part(text=f"From {name} ({call}):"))
@@ -159,7 +139,6 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
 def _response_part(part: MediaPart) -> FunctionResponsePart:
     from google.genai import types
 
-    part = inline(part)
     media_type = _media_type(part)
     if part.data is not None:
         blob = types.FunctionResponseBlob(mime_type=media_type, data=bytes(part.data))

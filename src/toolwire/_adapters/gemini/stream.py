@@ -29,16 +29,18 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..._call import StandardToolCall
+from ..._api import mro_names
 from ..._json import copy_json
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
+from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError
-from .._mismatch import TAKE, StreamGate, mro_names
-from .adapter import argument_streaming_error, status_of
+from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Candidate, GenerateContentResponse, Part
+
+    from ..._call import StandardToolCall
 
 __all__ = ["GeminiStreamAccumulator"]
 
@@ -86,7 +88,7 @@ class GeminiStreamAccumulator:
             self._usage = chunk.usage_metadata
         feedback = chunk.prompt_feedback
         if feedback is not None and feedback.block_reason is not None:
-            self._block_reason = _text(feedback.block_reason)
+            self._block_reason = enum_text(feedback.block_reason)
         events: list[StreamEvent] = []
         candidates = chunk.candidates
         if candidates and len(candidates) == 1 and not candidates[0].index:
@@ -122,7 +124,7 @@ class GeminiStreamAccumulator:
                     if value is not None:
                         self._candidate_updates[name] = value
         if candidate.finish_reason is not None:
-            self._finish_reason = _text(candidate.finish_reason)
+            self._finish_reason = enum_text(candidate.finish_reason)
         content = candidate.content
         if content is None:
             return
@@ -258,8 +260,3 @@ def _others_unset(part: Part) -> bool:
     """Whether the fields a part set besides text, `thought` and `thought_signature` are
     all None: a plain text part sent with explicit nulls."""
     return all(getattr(part, name) is None for name in part.model_fields_set - _PLAIN_TEXT_FIELDS)
-
-
-def _text(value: object) -> str:
-    found = getattr(value, "value", value)
-    return found if isinstance(found, str) else str(found)

@@ -1,18 +1,20 @@
-"""OpenAI Chat Completions adapter: tool definitions, calls in, history out."""
+"""OpenAI Chat Completions adapter: tool definitions, tool choice, calls in, results
+and history out."""
 
 from __future__ import annotations
 
-import json
-import re
 import reprlib
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..._call import StandardToolCall
+from ..._api import api_or_none, is_sdk_type, mro_names, wrong_object
+from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import ToolwireError, UnexpectedObjectError
-from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
-from .._mismatch import api_or_none, is_sdk_type, mro_names, wrong_object
+from .._base import call_text, field
+from .._openai import NO_ARGUMENTS, check_openai_name
+from .choice import choice_params
 from .results import attachments, place, tool_message
+from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -30,18 +32,11 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
+    from ..._turn import TurnStatus
     from .stream import ChatStreamAccumulator
 
-__all__ = ["ADAPTER", "NO_ARGUMENTS", "ChatCompletionsAdapter"]
+__all__ = ["ADAPTER", "ChatCompletionsAdapter", "read_any_response", "read_sdk_completion"]
 
-OPENAI_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
-OPENAI_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
-
-NO_ARGUMENTS = "{}"
-"""The arguments a replayed call gets when its server sent none (`null`, or no key):
-what toolwire ran it with, as the string the API's param types require."""
-
-_CUT_FINISH_REASONS = ("length", "content_filter")
 _API: Literal["chat.completions"] = "chat.completions"
 
 
@@ -49,11 +44,12 @@ class ChatCompletionsAdapter:
     """`api="chat.completions"`."""
 
     api: Literal["chat.completions"] = "chat.completions"
+    output_always_strict = False
 
     # -- definitions ---------------------------------------------------------------
 
     def function_definition(self, spec: FunctionToolSpec) -> ChatCompletionFunctionToolParam:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         function: FunctionDefinition = {
             "name": spec.name,
             "description": spec.description,
@@ -63,7 +59,7 @@ class ChatCompletionsAdapter:
         return {"type": "function", "function": function}
 
     def custom_definition(self, spec: CustomToolSpec) -> ChatCompletionCustomToolParam:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         custom: Custom = {"name": spec.name, "description": spec.description}
         fmt = spec.format
         if fmt is not None:
@@ -80,7 +76,7 @@ class ChatCompletionsAdapter:
         return definitions
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatJSONSchema:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         json_schema: JSONSchema = {
             "name": spec.name,
             "description": spec.description,
@@ -89,41 +85,28 @@ class ChatCompletionsAdapter:
         }
         return {"type": "json_schema", "json_schema": json_schema}
 
+    tool_choice_params = staticmethod(choice_params)
+
     # -- calls in ------------------------------------------------------------------
+
+    def is_call_item(self, obj: object) -> bool:
+        return field(obj, "type") in ("function", "custom") or (
+            isinstance(obj, Mapping) and "function" in obj and "choices" not in obj
+        )
 
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        calls: list[StandardToolCall] = []
-        item: Any
-        for index, item in enumerate(items):
-            # Inline fast path for the common case: an SDK function call with an id and a name.
-            if (
-                getattr(item, "type", None) == "function"
-                and (call_id := item.id)
-                and (function := item.function) is not None
-                and (name := function.name)
-            ):
-                calls.append(StandardToolCall("function", call_id, name, function.arguments))
-            else:
-                calls.append(_read_call(item, index, None, False, False))
-        return calls
+        return _read_uncut(items, None)
 
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        message, response_id, finish_reason = _message_of(response)
-        cut = finish_reason in _CUT_FINISH_REASONS
-        tool_calls: Sequence[object] = field(message, "tool_calls") or ()
-        last = len(tool_calls) - 1
-        return [
-            _read_call(item, index, response_id, cut, index == last)
-            for index, item in enumerate(tool_calls)
-        ]
-
-    def fast_reader(self, kind: type) -> FastReader | None:
-        completion = "ChatCompletion" in mro_names(kind, "openai.types.chat")
-        return _read_sdk_completion if completion else None
+        if _SHAPE_OF_TYPE.get(type(response)) is _COMPLETION:  # an SDK ChatCompletion
+            calls = read_sdk_completion(response)
+            if calls is not None:
+                return calls
+        return read_any_response(response)
 
     # -- history out ---------------------------------------------------------------
 
@@ -162,6 +145,9 @@ class ChatCompletionsAdapter:
         messages += attachments(results)  # tool messages take text only, whatever `media`
         return messages
 
+    native_result = staticmethod(tool_message)
+    """One result's answer, as every result's `tool_message` property holds it."""
+
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
 
@@ -172,13 +158,9 @@ class ChatCompletionsAdapter:
 
     def turn_status(self, response: object) -> TurnStatus:
         message, _, finish_reason = _message_of(response)
-        if finish_reason == "length":
-            return "truncated"
-        if finish_reason == "content_filter" or field(message, "refusal"):
-            return "refused"
-        if field(message, "tool_calls") or field(message, "function_call"):
-            return "tool_calls"
-        return "done"
+        refused = bool(field(message, "refusal"))
+        called = bool(field(message, "tool_calls") or field(message, "function_call"))
+        return status_of(finish_reason, refused, called)
 
 
 _EXPECTED = "a Chat Completions response (a ChatCompletion, its message, or their dict forms)"
@@ -212,20 +194,37 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
     return field(choice, "message"), field(response, "id"), field(choice, "finish_reason")
 
 
-def _read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
-    """`read_response` of an SDK ChatCompletion whose turn was not cut (None otherwise)."""
+def read_any_response(response: object) -> list[StandardToolCall]:
+    """The calls of a ChatCompletion or a message, whatever their class or state."""
+    message, response_id, finish_reason = _message_of(response)
+    cut = finish_reason in CUT_FINISH_REASONS
+    tool_calls: Sequence[object] = field(message, "tool_calls") or ()
+    last = len(tool_calls) - 1
+    return [
+        _read_call(item, index, response_id, cut, index == last)
+        for index, item in enumerate(tool_calls)
+    ]
+
+
+def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
+    """The calls of an SDK ChatCompletion whose turn was not cut, read in one pass (None
+    otherwise: `read_any_response` reads it)."""
     choices = response.choices
     if not choices:
         return None
     choice = choices[0]
-    if choice.finish_reason in _CUT_FINISH_REASONS:
+    if choice.finish_reason in CUT_FINISH_REASONS:
         return None
     tool_calls = choice.message.tool_calls
-    if not tool_calls:
-        return []
+    return _read_uncut(tool_calls, response.id) if tool_calls else []
+
+
+def _read_uncut(items: Sequence[object], response_id: str | None) -> list[StandardToolCall]:
+    """The calls of a turn that was not cut, an SDK function call with an id and a name
+    (the common case) read inline."""
     calls: list[StandardToolCall] = []
     item: Any
-    for item in tool_calls:
+    for index, item in enumerate(items):
         if (
             getattr(item, "type", None) == "function"
             and (call_id := item.id)
@@ -234,7 +233,7 @@ def _read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
         ):
             calls.append(StandardToolCall("function", call_id, name, function.arguments))
         else:
-            calls.append(_read_call(item, len(calls), response.id, False, False))
+            calls.append(_read_call(item, index, response_id, False, False))
     return calls
 
 
@@ -286,7 +285,7 @@ def _shape_of_dict(data: Mapping[str, Any]) -> str:
 def _read_call(
     item: object, index: int, response_id: str | None, cut: bool, last: bool
 ) -> StandardToolCall:
-    """One call of a turn. In a `cut` turn (see `_CUT_FINISH_REASONS`), a function call
+    """One call of a turn. In a `cut` turn (see `CUT_FINISH_REASONS`), a function call
     whose arguments are not complete JSON was cut; a custom call has free text, which
     cannot show where it stopped, so the `last` call of the turn, the one being written
     when the limit hit, is taken as cut."""
@@ -398,23 +397,6 @@ def _call_param(
         "type": "function",
         "function": {"name": field(function, "name"), "arguments": arguments},
     }
-
-
-def is_complete_json(text: object) -> bool:
-    """Whether arguments in a cut turn were finished (a cut call is answered as truncated).
-
-    Text nested too deep for `json.loads` counts as complete: it breaks the depth limit
-    either way, and that failure tells the model what to fix.
-    """
-    if not isinstance(text, str):
-        return text is None
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    except RecursionError:
-        return True
-    return True
 
 
 ADAPTER = ChatCompletionsAdapter()

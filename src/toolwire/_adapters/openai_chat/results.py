@@ -16,15 +16,14 @@ from typing import TYPE_CHECKING, Any
 from ..._media import (
     MediaPlacement,
     Placement,
-    attachments_line,
+    attachments_intro,
     data_url,
-    image_bytes_problem,
-    image_type_outside,
     inline,
-    media_parts,
-    note_for,
+    moved_media,
+    text_with_notes,
 )
-from ..._parts import FilePart, ImagePart, MediaPart, media_kind, media_type_of
+from ..._parts import ImagePart, MediaPart
+from .._openai import document_text, filename, openai_media_note
 
 if TYPE_CHECKING:
     from openai.types.chat import (
@@ -35,63 +34,39 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["OPENAI_IMAGE_TYPES", "attachments", "place", "tool_message"]
-
-OPENAI_IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
-OPENAI_MAX_IMAGE_BYTES = 20 * 1024 * 1024
-OPENAI_MAX_FILE_BYTES = 32 * 1024 * 1024
+__all__ = ["attachments", "place", "tool_message"]
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Chat Completions: a user message after the tool messages,
     or a note where the API takes it nowhere."""
-    part = inline(part)
-    kind = media_kind(media_type_of(part))
-    if kind in ("audio", "video"):
-        return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
+    note = openai_media_note(inline(part), _refused_source)
+    if note:
+        return "note", note
+    return "message", "Chat Completions tool messages take text only"
+
+
+def _refused_source(part: MediaPart) -> str:
+    """The sources Chat Completions takes no media from (the Responses API does)."""
     if isinstance(part, ImagePart):
         if part.file_id is not None:
-            return "note", (
+            return (
                 "Chat Completions takes images as data or a URL, not as an uploaded file id "
                 "(the Responses API does)"
             )
-        outside = image_type_outside(part, OPENAI_IMAGE_TYPES)
-        if outside is not None:
-            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
-        unreadable = image_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
-        if unreadable:
-            return "note", unreadable
-        if part.data is not None and len(part.data) > OPENAI_MAX_IMAGE_BYTES:
-            return "note", "OpenAI takes images of up to 20 MB"
-    else:
-        if part.url is not None:
-            return "note", (
-                "Chat Completions takes files as data or an uploaded file id, not a URL (the "
-                "Responses API takes a file_url)"
-            )
-        if part.data is not None and len(part.data) > OPENAI_MAX_FILE_BYTES:
-            return "note", "OpenAI takes files of up to 32 MB"
-    return "message", "Chat Completions tool messages take text only"
+    elif part.url is not None:
+        return (
+            "Chat Completions takes files as data or an uploaded file id, not a URL (the "
+            "Responses API takes a file_url)"
+        )
+    return ""
 
 
 def tool_message(result: ToolCallResult[Any]) -> ChatCompletionToolMessageParam:
     """The tool message answering `result`'s call (the API has no error flag). Its images
     and files are not in it: `tool_result_messages` puts them in the user message after
     the turn's tool messages, and this message's text says so."""
-    if not result.result_parts:
-        content = result.result_content
-    else:
-        lines = [result.result_content] if result.result_content else []
-        moved = 0
-        for part in map(inline, media_parts(result)):
-            placement, reason = place(part, "message")
-            if placement == "note":
-                lines.append(note_for(part, reason))
-            else:
-                moved += 1
-        if moved:
-            lines.append(attachments_line(moved))
-        content = "\n".join(lines)
+    content, _ = text_with_notes(result, "message", place)
     return {"role": "tool", "tool_call_id": result.call_id, "content": content}
 
 
@@ -99,18 +74,13 @@ def attachments(results: Sequence[ToolCallResult[Any]]) -> list[ChatCompletionUs
     """The user message holding every delivered image and file of the turn's results,
     each result's introduced by its tool and call id; none when there are none."""
     content: list[ChatCompletionContentPartParam] = []
-    for result in results:
-        parts = map(inline, media_parts(result))
-        delivered = [p for p in parts if place(p, "message")[0] == "message"]
-        if not delivered:
-            continue
-        content.append({"type": "text", "text": f"From {result.name} (call {result.call_id}):"})
+    for _, result, delivered in moved_media(results, "message", place):
+        content.append({"type": "text", "text": attachments_intro(result)})
         content.extend(_content_part(part) for part in delivered)
     return [{"role": "user", "content": content}] if content else []
 
 
 def _content_part(part: MediaPart) -> ChatCompletionContentPartParam:
-    part = inline(part)
     if isinstance(part, ImagePart):
         url = part.url if part.url is not None else data_url(part)
         return {"type": "image_url", "image_url": {"url": url}}
@@ -118,17 +88,5 @@ def _content_part(part: MediaPart) -> ChatCompletionContentPartParam:
         return {"type": "file", "file": {"file_id": part.file_id}}
     assert part.data is not None
     if (part.media_type or "").startswith("text/"):
-        return {"type": "text", "text": _document_text(part)}
-    return {"type": "file", "file": {"file_data": data_url(part), "filename": _filename(part)}}
-
-
-def _document_text(part: FilePart) -> str:
-    assert part.data is not None
-    text = part.data.decode("utf-8", errors="replace")
-    return f"{part.filename}:\n{text}" if part.filename else text
-
-
-def _filename(part: FilePart) -> str:
-    if part.filename:
-        return part.filename
-    return "document.pdf" if part.media_type == "application/pdf" else "file"
+        return {"type": "text", "text": document_text(part)}
+    return {"type": "file", "file": {"file_data": data_url(part), "filename": filename(part)}}

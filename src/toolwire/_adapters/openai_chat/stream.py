@@ -18,7 +18,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, cast
 
-from ..._call import StandardToolCall
+from ..._api import is_sdk_type, mro_names
+from ..._call import StandardToolCall, synthesized_id
 from ..._streaming._events import (
     NewReasoningDelta,
     NewTextDelta,
@@ -27,18 +28,15 @@ from ..._streaming._events import (
     ToolCallTruncated,
     TurnEnded,
 )
+from ..._streaming._gate import SKIP, TAKE, UNWRAP, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
-from .._base import synthesized_id
-from .._mismatch import SKIP, TAKE, UNWRAP, StreamGate, is_sdk_type, mro_names
-from .adapter import ADAPTER, is_complete_json
+from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
 
 if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
 
 __all__ = ["ChatStreamAccumulator"]
-
-_CUT = ("length", "content_filter")
 
 
 @dataclass(slots=True)
@@ -185,7 +183,7 @@ class ChatStreamAccumulator:
         last `TurnEnded` always agrees with `final_response()`."""
         state.finish_reason = finish_reason
         if state.open_call is not None:
-            ended = self._finish(state.open_call, finish_reason in _CUT, emit)
+            ended = self._finish(state.open_call, finish_reason in CUT_FINISH_REASONS, emit)
             if ended is not None:
                 events.append(ended)
             state.open_call = None
@@ -193,7 +191,10 @@ class ChatStreamAccumulator:
                 self._lead_call = None
         if emit and finish_reason != self._reported_end:
             self._reported_end = finish_reason
-            events.append(TurnEnded(finish_reason, ADAPTER.turn_status(_status_view(state))))
+            called = bool(state.calls) or state.function_call is not None
+            events.append(
+                TurnEnded(finish_reason, status_of(finish_reason, bool(state.refusal), called))
+            )
 
     def _feed_tool_call(
         self,
@@ -349,18 +350,6 @@ class ChatStreamAccumulator:
         # send outside the SDK's types (a `finish_reason` "eos", a `service_tier`
         # "on_demand", no `created`) are kept as sent, where validating would raise.
         return ChatCompletion.construct(**_without_none(data, keep={"content", "logprobs"}))
-
-
-def _status_view(state: _Choice) -> dict[str, Any]:
-    """As much of the choice as `turn_status` reads."""
-    message: dict[str, Any] = {"role": "assistant", "content": None}
-    if state.refusal:
-        message["refusal"] = "".join(state.refusal)
-    if state.calls:
-        message["tool_calls"] = [{}]
-    if state.function_call is not None:
-        message["function_call"] = {"name": state.function_call.name}
-    return {"choices": [{"message": message, "finish_reason": state.finish_reason}]}
 
 
 def _choice_dict(index: int, state: _Choice) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""OpenAI Responses adapter: tool definitions, calls in, history out.
+"""OpenAI Responses adapter: tool definitions, tool choice, calls in, results and
+history out.
 
 Calls are the `function_call` and `custom_tool_call` output items; the id to answer
 is the item's `call_id` (its `id` is the item id, `fc_...`). Other client-side calls
@@ -6,7 +7,7 @@ is the item's `call_id` (its `id` is the item id, `fc_...`). Other client-side c
 `UnhandledCallsError` unless the caller passes `other_calls="ignore"`; server-side
 tool items, messages and reasoning are skipped.
 
-Truncation (`is_cut`): a call item with status `incomplete` was cut by the length
+Truncation (`turn.is_cut`): a call item with status `incomplete` was cut by the length
 limit. In a response that stopped early (`incomplete`, `failed`, `cancelled`), a call
 item still `in_progress` never finished either, nor did the last output item when it
 came without a status (custom tool calls have no status field). These become
@@ -27,15 +28,17 @@ from collections.abc import Mapping, Sequence
 from functools import partial
 from typing import TYPE_CHECKING, Any, Literal, cast
 
-from ..._call import StandardToolCall
+from ..._api import RESPONSES_ITEM_TYPES, api_of, is_sdk_type, mro_names, wrong_object
+from ..._call import StandardToolCall, synthesized_id
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
-from .._base import FastReader, TurnStatus, call_text, check_tool_name, field, synthesized_id
-from .._mismatch import is_sdk_type, mro_names, wrong_object
-from ..openai_chat.adapter import NO_ARGUMENTS, OPENAI_NAME, OPENAI_NAME_RULE
-from .items import CALL_KINDS, ITEM_TYPES, ClientCall, client_call, unhandled_message
+from .._base import call_text, field
+from .._openai import NO_ARGUMENTS, check_openai_name
+from .choice import choice_params
+from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
 from .results import attachments, output_item, place
+from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
     from openai.types.responses import (
@@ -49,23 +52,22 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
+    from ..._turn import TurnStatus
     from .stream import ResponsesStreamAccumulator
 
-__all__ = ["ADAPTER", "STOPPED_EARLY", "ResponsesAdapter", "is_cut"]
-
-STOPPED_EARLY = frozenset({"incomplete", "failed", "cancelled"})
-_UNFINISHED = frozenset({"queued", "in_progress"})
+__all__ = ["ADAPTER", "ResponsesAdapter", "read_any_response", "read_sdk_response"]
 
 
 class ResponsesAdapter:
     """`api="responses"`."""
 
     api: Literal["responses"] = "responses"
+    output_always_strict = False
 
     # -- definitions ---------------------------------------------------------------
 
     def function_definition(self, spec: FunctionToolSpec) -> FunctionToolParam:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         return {
             "type": "function",
             "name": spec.name,
@@ -75,7 +77,7 @@ class ResponsesAdapter:
         }
 
     def custom_definition(self, spec: CustomToolSpec) -> CustomToolParam:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         definition: CustomToolParam = {
             "type": "custom",
             "name": spec.name,
@@ -97,7 +99,7 @@ class ResponsesAdapter:
         return definitions
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
-        check_tool_name(spec.name, self.api, OPENAI_NAME, OPENAI_NAME_RULE)
+        check_openai_name(spec.name, self.api)
         return {
             "type": "json_schema",
             "name": spec.name,
@@ -106,7 +108,12 @@ class ResponsesAdapter:
             "strict": spec.strict,
         }
 
+    tool_choice_params = staticmethod(choice_params)
+
     # -- calls in ------------------------------------------------------------------
+
+    def is_call_item(self, obj: object) -> bool:
+        return field(obj, "type") in RESPONSES_ITEM_TYPES
 
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
@@ -116,13 +123,11 @@ class ResponsesAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        items, response_id, status = _parts_of(response)
-        return _read_items(items, response_id, status in STOPPED_EARLY, other_calls)
-
-    def fast_reader(self, kind: type) -> FastReader | None:
-        return (
-            _read_sdk_response if "Response" in mro_names(kind, "openai.types.responses") else None
-        )
+        if _IS_RESPONSE.get(type(response)):  # an SDK Response
+            calls = read_sdk_response(response)
+            if calls is not None:
+                return calls
+        return read_any_response(response, other_calls)
 
     # -- history out ---------------------------------------------------------------
 
@@ -149,6 +154,9 @@ class ResponsesAdapter:
         items: list[ResponseInputItemParam] = [output_item(r, media) for r in results]
         return items + attachments(results, media)
 
+    native_result = staticmethod(output_item)
+    """One result's answer, as every result's `output_item` property holds it."""
+
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
 
@@ -159,29 +167,7 @@ class ResponsesAdapter:
 
     def turn_status(self, response: object) -> TurnStatus:
         items, _, status = _parts_of(response)
-        if status in _UNFINISHED:
-            raise ToolwireError(
-                f"This response is still {status!r} (background mode), so its turn has not "
-                "ended. Retrieve it again (client.responses.retrieve(response.id)) until its "
-                "status is final."
-            )
-        if status == "incomplete":
-            reason = field(field(response, "incomplete_details"), "reason")
-            return "refused" if reason == "content_filter" else "truncated"
-        if status in STOPPED_EARLY:
-            return "truncated"
-        called = False
-        for item in items:
-            kind = field(item, "type")
-            if kind == "message":
-                parts: Sequence[object] = field(item, "content") or ()
-                if isinstance(parts, list) and any(
-                    field(part, "type") == "refusal" for part in parts
-                ):
-                    return "refused"
-            elif isinstance(kind, str) and (kind in CALL_KINDS or client_call(kind, item)):
-                called = True
-        return "tool_calls" if called else "done"
+        return status_of(items, status, field(response, "incomplete_details"))
 
 
 def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | None]:
@@ -214,9 +200,18 @@ _IS_RESPONSE: dict[type, bool] = {}
 """SDK class -> whether it is a `Response` (or `ParsedResponse`)."""
 
 
-def _read_sdk_response(response: Any) -> list[StandardToolCall] | None:
-    """`read_response` of an SDK Response that stopped normally and holds only complete
-    function calls, messages and reasoning (None otherwise)."""
+def read_any_response(
+    response: object, other_calls: Literal["raise", "ignore"]
+) -> list[StandardToolCall]:
+    """The calls of a Response or a list of output items, whatever their class or state."""
+    items, response_id, status = _parts_of(response)
+    return _read_items(items, response_id, status in STOPPED_EARLY, other_calls)
+
+
+def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
+    """The calls of an SDK Response that stopped normally and holds only complete
+    function calls, messages and reasoning, read in one pass (None otherwise:
+    `read_any_response` reads it)."""
     if response.status in STOPPED_EARLY:
         return None
     calls: list[StandardToolCall] = []
@@ -303,10 +298,10 @@ def _is_foreign(item: object, kind: object) -> bool:
     SDK (an Anthropic `Message` has `type="message"` too), or a dict whose unknown `type`
     another API uses."""
     if isinstance(item, Mapping):
-        if kind in ITEM_TYPES and not (kind == "message" and _ANTHROPIC_KEYS & item.keys()):
+        if kind in RESPONSES_ITEM_TYPES and not (
+            kind == "message" and _ANTHROPIC_KEYS & item.keys()
+        ):
             return False  # (an Anthropic Message dict has `type="message"` too)
-        from .. import api_of
-
         try:
             return api_of(cast(object, item)) != "responses"
         except ToolwireError:
@@ -326,17 +321,6 @@ def _not_an_item(item: object) -> ToolwireError:
             "Response itself (not in a list), or response.output."
         )
     return wrong_object(item, "responses", _EXPECTED_ITEM)
-
-
-def is_cut(status: object, stopped_early: bool, last: bool) -> bool:
-    """Whether a call item with `status` was cut off (see the module docstring).
-
-    `stopped_early`: the response's status is incomplete, failed or cancelled;
-    `last`: the item is the response's last output item.
-    """
-    if status == "incomplete":
-        return True
-    return stopped_early and (status == "in_progress" or (status is None and last))
 
 
 def _plain(item: object) -> dict[str, Any]:

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..._api import RESPONSES_ITEM_TYPES
 from .._base import field
 
-__all__ = ["CALL_KINDS", "ITEM_TYPES", "ClientCall", "client_call", "unhandled_message"]
+__all__ = ["CALL_KINDS", "ClientCall", "client_call", "unhandled_message"]
 
 CALL_KINDS: dict[str, str] = {"function_call": "function", "custom_tool_call": "custom"}
 """Item type -> `StandardToolCall.type`, for the calls toolwire runs."""
@@ -22,36 +23,9 @@ _CLIENT_CALL_ANSWERS: dict[str, str] = {
 }
 """Client-side calls of the SDK's `ResponseOutputItem` union, and the item answering each."""
 
-_NOT_CALLS = frozenset(
-    {
-        "message",
-        "reasoning",
-        "compaction",
-        "additional_tools",
-        "program",  # programmatic tool calling: the server runs the program
-        "program_output",
-        "web_search_call",
-        "file_search_call",
-        "code_interpreter_call",
-        "image_generation_call",
-        "mcp_call",
-        "mcp_list_tools",
-        "mcp_approval_response",
-        "function_call_output",
-        "custom_tool_call_output",
-        "computer_call_output",
-        "local_shell_call_output",
-        "shell_call_output",
-        "apply_patch_call_output",
-        "tool_search_output",
-        "item_reference",
-    }
-)
+_NOT_CALLS = RESPONSES_ITEM_TYPES - CALL_KINDS.keys() - _CLIENT_CALL_ANSWERS.keys()
 """Items with nothing for the client to run: text, reasoning, server-side tool calls
-(the server ran them) and outputs."""
-
-ITEM_TYPES = frozenset(CALL_KINDS) | frozenset(_CLIENT_CALL_ANSWERS) | _NOT_CALLS
-"""Every Responses item type toolwire knows (used to recognise item dicts)."""
+(the server ran them) and outputs (every other item type toolwire knows)."""
 
 
 class ClientCall:

@@ -17,16 +17,14 @@ from typing import TYPE_CHECKING, Any
 from ..._media import (
     MediaPlacement,
     Placement,
-    attachments_line,
+    attachments_intro,
     data_url,
-    image_bytes_problem,
-    image_type_outside,
     inline,
-    media_parts,
-    note_for,
+    laid_out,
+    moved_media,
 )
-from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
-from ..openai_chat.results import OPENAI_IMAGE_TYPES, OPENAI_MAX_FILE_BYTES, OPENAI_MAX_IMAGE_BYTES
+from ..._parts import ImagePart, MediaPart
+from .._openai import document_text, filename, openai_media_note
 
 if TYPE_CHECKING:
     from openai.types.responses import (
@@ -47,21 +45,9 @@ __all__ = ["attachments", "output_item", "place"]
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     """Where a part goes on Responses: inside the output item, in a user message after
     the outputs (`media="message"`), or a note where the API takes it nowhere."""
-    part = inline(part)
-    kind = media_kind(media_type_of(part))
-    if kind in ("audio", "video"):
-        return "note", f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
-    if isinstance(part, ImagePart):
-        outside = image_type_outside(part, OPENAI_IMAGE_TYPES)
-        if outside is not None:
-            return "note", f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
-        unreadable = image_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
-        if unreadable:
-            return "note", unreadable
-        if part.data is not None and len(part.data) > OPENAI_MAX_IMAGE_BYTES:
-            return "note", "OpenAI takes images of up to 20 MB"
-    elif part.data is not None and len(part.data) > OPENAI_MAX_FILE_BYTES:
-        return "note", "OpenAI takes files of up to 32 MB"
+    note = openai_media_note(inline(part))
+    if note:
+        return "note", note
     if media == "message":
         return "message", "media='message' was asked for"
     return "native", ""
@@ -73,37 +59,14 @@ def output_item(
     """The `function_call_output` (or `custom_tool_call_output`) item answering `result`,
     its images and files inside it (with `media="message"`, they follow in a user
     message from `tool_result_messages` and this item's text says so)."""
-    output: Any = result.result_content if not result.result_parts else _output(result, media)
+    output: Any = laid_out(result, media, place, _input_text, _input_part)
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
     return {"type": "function_call_output", "call_id": result.call_id, "output": output}
 
 
-def _output(
-    result: ToolCallResult[Any], media: MediaPlacement
-) -> str | list[ResponseFunctionCallOutputItemParam]:
-    items: list[ResponseFunctionCallOutputItemParam] = []
-    moved = 0
-    native = False
-    for part in result.result_parts:
-        if isinstance(part, str):
-            if part:
-                items.append({"type": "input_text", "text": part})
-            continue
-        part = inline(part)
-        placement, reason = place(part, media)
-        if placement == "native":
-            items.append(_input_part(part))
-            native = True
-        elif placement == "note":
-            items.append({"type": "input_text", "text": note_for(part, reason)})
-        else:
-            moved += 1
-    if moved:
-        items.append({"type": "input_text", "text": attachments_line(moved)})
-    if not native:  # text and notes only: plain text, as for any text result
-        return "\n".join(item["text"] for item in items if item["type"] == "input_text")
-    return items
+def _input_text(text: str) -> ResponseInputTextContentParam:
+    return {"type": "input_text", "text": text}
 
 
 def attachments(
@@ -112,12 +75,8 @@ def attachments(
     """The user message holding the images and files placed after the outputs (with
     `media="message"`); none when there are none."""
     content: list[ResponseFunctionCallOutputItemParam] = []
-    for result in results:
-        moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
-        if not moved:
-            continue
-        intro = f"From {result.name} (call {result.call_id}):"
-        content.append({"type": "input_text", "text": intro})
+    for _, result, moved in moved_media(results, media, place):
+        content.append(_input_text(attachments_intro(result)))
         content.extend(_input_part(part) for part in moved)
     if not content:
         return []
@@ -128,7 +87,6 @@ def attachments(
 def _input_part(
     part: MediaPart,
 ) -> ResponseInputImageContentParam | ResponseInputFileContentParam | ResponseInputTextContentParam:
-    part = inline(part)
     if isinstance(part, ImagePart):
         image: ResponseInputImageContentParam = {"type": "input_image", "detail": "auto"}
         if part.file_id is not None:
@@ -141,11 +99,5 @@ def _input_part(
     if part.url is not None:
         return {"type": "input_file", "file_url": part.url}
     if (part.media_type or "").startswith("text/"):
-        assert part.data is not None
-        text = part.data.decode("utf-8", errors="replace")
-        return {
-            "type": "input_text",
-            "text": f"{part.filename}:\n{text}" if part.filename else text,
-        }
-    filename = part.filename or ("document.pdf" if part.media_type == "application/pdf" else "file")
-    return {"type": "input_file", "file_data": data_url(part), "filename": filename}
+        return {"type": "input_text", "text": document_text(part)}
+    return {"type": "input_file", "file_data": data_url(part), "filename": filename(part)}

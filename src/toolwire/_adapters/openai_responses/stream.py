@@ -34,16 +34,18 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, cast
 
-from ..._call import StandardToolCall
+from ..._api import is_sdk_type, mro_names
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
+from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
-from .._mismatch import TAKE, StreamGate, is_sdk_type, mro_names
-from .adapter import ADAPTER, STOPPED_EARLY, is_cut
 from .items import CALL_KINDS
+from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
     from openai.types.responses import Response
+
+    from ..._call import StandardToolCall
 
 __all__ = ["ResponsesStreamAccumulator"]
 
@@ -213,7 +215,8 @@ class ResponsesStreamAccumulator:
                 events += self._start(position, item)
                 cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
                 events.append(self._finish(position, item, truncated=cut))
-        events.append(TurnEnded(final.status, ADAPTER.turn_status(final)))
+        details = getattr(final, "incomplete_details", None)
+        events.append(TurnEnded(final.status, status_of(final.output, final.status, details)))
         return events
 
     def _terminal_copy(self, key: int, output: list[Any]) -> tuple[int, Any] | None:

@@ -1,16 +1,17 @@
 """`ToolCallStream`: feed it each item the SDK's stream yields; get events and, at
-the end, the API's own non-streaming response object."""
+the end, the API's own non-streaming response object.
+
+The public façade stands above the adapters: it asks the registry for its API's
+adapter and drives that adapter's stream accumulator.
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Generic, Literal, Protocol, overload
+from typing import TYPE_CHECKING, Any, Generic, Literal, overload
 
 from typing_extensions import TypeVar
 
-from .._adapters import adapter
-from .._api import Api, check_api
-from .._call import StandardToolCall
-from ._events import StreamEvent
+from ._api import Api, adapter, check_api
 
 if TYPE_CHECKING:
     from anthropic.types import Message
@@ -18,17 +19,13 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletion
     from openai.types.responses import Response
 
-__all__ = ["StreamAccumulator", "ToolCallStream"]
+    from ._adapters._base import StreamAccumulator
+    from ._call import StandardToolCall
+    from ._streaming._events import StreamEvent
+
+__all__ = ["ToolCallStream"]
 
 R = TypeVar("R", default=Any)
-
-
-class StreamAccumulator(Protocol):
-    """One API's stream folding, implemented in its adapter package."""
-
-    def feed(self, item: object) -> list[StreamEvent]: ...
-    def final_response(self) -> Any: ...
-    def completed_calls(self) -> list[StandardToolCall]: ...
 
 
 class ToolCallStream(Generic[R]):

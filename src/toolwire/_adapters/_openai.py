@@ -1,0 +1,93 @@
+"""What the two OpenAI APIs (Chat Completions and Responses) share: the tool-name rule,
+the arguments of a replayed call that had none, which media OpenAI takes next to a
+tool result, and where the parallel-calls switch goes. No SDK import.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from .._media import image_bytes_problem, image_type_outside
+from .._parts import FilePart, ImagePart, MediaPart, media_kind, media_type_of
+from ._base import check_tool_name
+
+if TYPE_CHECKING:
+    from .._api import Api
+
+__all__ = [
+    "NO_ARGUMENTS",
+    "check_openai_name",
+    "document_text",
+    "filename",
+    "openai_choice_params",
+    "openai_media_note",
+]
+
+_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
+_NAME_RULE = "names must be 1-64 characters of a-z, A-Z, 0-9, '_' or '-'"
+
+NO_ARGUMENTS = "{}"
+"""The arguments a replayed call gets when its server sent none (`null`, or no key):
+what toolwire ran it with, as the string the API's param types require."""
+
+_IMAGE_TYPES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
+_MAX_IMAGE_BYTES = 20 * 1024 * 1024
+_MAX_FILE_BYTES = 32 * 1024 * 1024
+
+
+def check_openai_name(name: str, api: Api) -> None:
+    """Raise `ToolDefinitionError` if the OpenAI APIs would reject the tool name."""
+    check_tool_name(name, api, _NAME, _NAME_RULE)
+
+
+def _no_note(part: MediaPart) -> str:
+    return ""
+
+
+def openai_media_note(part: MediaPart, source_note: Callable[[MediaPart], str] = _no_note) -> str:
+    """Why an OpenAI API takes `part` nowhere next to a tool result ("" when it takes
+    it): audio and video never (they answer 400); `source_note` says which sources the
+    API refuses; images of types other than png, jpeg, gif and webp, or whose bytes are
+    no image; images over 20 MB and files over 32 MB."""
+    kind = media_kind(media_type_of(part))
+    if kind in ("audio", "video"):
+        return f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
+    refused = source_note(part)
+    if refused:
+        return refused
+    if isinstance(part, ImagePart):
+        outside = image_type_outside(part, _IMAGE_TYPES)
+        if outside is not None:
+            return f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
+        unreadable = image_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
+        if unreadable:
+            return unreadable
+        if part.data is not None and len(part.data) > _MAX_IMAGE_BYTES:
+            return "OpenAI takes images of up to 20 MB"
+    elif part.data is not None and len(part.data) > _MAX_FILE_BYTES:
+        return "OpenAI takes files of up to 32 MB"
+    return ""
+
+
+def document_text(part: FilePart) -> str:
+    """A text document's content as the model reads it, under its filename if it has one."""
+    assert part.data is not None
+    text = part.data.decode("utf-8", errors="replace")
+    return f"{part.filename}:\n{text}" if part.filename else text
+
+
+def filename(part: FilePart) -> str:
+    """The filename a file goes with (the API requires one with inline data)."""
+    if part.filename:
+        return part.filename
+    return "document.pdf" if part.media_type == "application/pdf" else "file"
+
+
+def openai_choice_params(tool_choice: Any, parallel: bool | None) -> dict[str, Any]:
+    """The create call's arguments: `tool_choice`, and the top-level parallel switch."""
+    params: dict[str, Any] = {"tool_choice": tool_choice}
+    if parallel is not None:
+        params["parallel_tool_calls"] = parallel
+    return params

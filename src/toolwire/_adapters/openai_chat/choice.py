@@ -1,0 +1,23 @@
+"""Chat Completions tool choice: the mode as it is, or `{"type": "function", "function":
+{"name": ...}}` (`"custom"` for a custom tool), with the top-level parallel switch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from .._openai import openai_choice_params
+
+if TYPE_CHECKING:
+    from ..._tool_choice import CheckedChoice
+
+__all__ = ["choice_params"]
+
+
+def choice_params(
+    choice: CheckedChoice, *, parallel: bool | None, thinking: object
+) -> dict[str, Any]:
+    """The create call's arguments for `choice` (`thinking` changes nothing here)."""
+    if choice.tool is None:
+        return openai_choice_params(choice.mode, parallel)
+    forced = {"type": choice.kind, choice.kind: {"name": choice.tool}}
+    return openai_choice_params(forced, parallel)
