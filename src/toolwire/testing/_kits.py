@@ -9,7 +9,7 @@ module outside an API's package needs to know which API is which.
 
 Adding an API to the wing: one package `_<adapter folder>/` (`fake.py` ending in its
 `KIT`, `history.py`, `media.py`, `tools.py`, an `__init__.py` exposing `KIT`) and
-its line in `_ADAPTER_FOLDERS`.
+its registry entry in `toolwire._api` (which names the adapter folder).
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from importlib import import_module
 from typing import Any, Protocol
 
-from .._api import Api
+from .._api import API_ENTRIES, Api
 from ._fake import FakeCodec
 from ._rules import HistoryProblem
 from ._tool_shapes import ToolDefinitionCheck
@@ -62,18 +62,8 @@ class Kit:
     (`check_history(..., previous_response=...)`); None for the others."""
 
 
-_ADAPTER_FOLDERS: dict[Api, str] = {
-    "chat.completions": "openai_chat",
-    "responses": "openai_responses",
-    "anthropic": "anthropic",
-    "gemini": "gemini",
-}
-"""API -> the folder of its adapter under `_adapters/`, which its kit's package is
-named after."""
-
-
 def kit(api: Api) -> Kit:
     """The kit of `api`: `KIT` of the wing's package named after its adapter folder."""
-    folder = _ADAPTER_FOLDERS[api]
+    folder = API_ENTRIES[api].folder
     found: Kit = import_module(f"{__package__}._{folder}").KIT
     return found

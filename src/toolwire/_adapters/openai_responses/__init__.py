@@ -1,4 +1,5 @@
-"""OpenAI Responses: definitions, calls in, results out, history, streaming, fake.
+"""OpenAI Responses: definitions, calls in, results out, history, streaming (its fake
+server is in `toolwire.testing._openai_responses`).
 
 The package itself imports nothing from the SDK, so `results` can be used by the
 neutral result objects without importing `openai`.
