@@ -13,7 +13,7 @@ The peers (openai-agents, pydantic-ai, LangChain) are benchmark-only dependencie
 Without them their columns are skipped, and the rest runs as before.
 
 The single-topic scripts (bench_preview.py, bench_tracing.py, bench_event_floor.py,
-bench_dispatch_floor.py) stay for their own questions; this suite is the
+bench_dispatch_floor.py, tokens.py) stay for their own questions; this suite is the
 one the README quotes.
 """
 
@@ -25,7 +25,7 @@ from datetime import date
 from importlib import metadata
 from pathlib import Path
 
-from . import peers
+from . import peers, tokens
 from .suite import Row, rows
 
 HERE = Path(__file__).resolve().parent
@@ -68,7 +68,7 @@ def main(argv: list[str]) -> int:
     results = f"{machine()}\n\n{table(measured)}\n"
     print(results)
     found = peers.measure(measured, quick=quick)
-    compared = f"{machine(found.versions)}\n\n{found.markdown()}\n"
+    compared = f"{machine(found.versions)}\n\n{found.markdown()}\n\n{tokens.report()}\n"
     print(compared)
     for line in found.skipped:
         print(line)
