@@ -19,6 +19,7 @@ one the README quotes.
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 from datetime import date
@@ -53,22 +54,31 @@ def table(measured: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def machine(extra: list[str] | None = None) -> str:
+def load() -> str:
+    """The machine's load (1-minute average) and cores: other work skews every figure."""
+    if not hasattr(os, "getloadavg"):  # Windows
+        return ""
+    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
+def machine(started: str, extra: list[str] | None = None) -> str:
     versions = ", ".join([*(f"{name} {metadata.version(name)}" for name in PACKAGES), *(extra or [])])  # fmt: skip
+    loads = f" ({started} at the start, {load()} at the end)" if started else ""
     return (
         f"Measured {date.today().isoformat()} with `python -m benchmarks` on "
-        f"{platform.machine()} {platform.system()}, {sys.implementation.name} "
+        f"{platform.machine()} {platform.system()}{loads}, {sys.implementation.name} "
         f"{platform.python_version()}; {versions}."
     )
 
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
+    started = load()
     measured = rows(quick=quick)
-    results = f"{machine()}\n\n{table(measured)}\n"
+    results = f"{machine(started)}\n\n{table(measured)}\n"
     print(results)
     found = peers.measure(measured, quick=quick)
-    compared = f"{machine(found.versions)}\n\n{found.markdown()}\n\n{tokens.report()}\n"
+    compared = f"{machine(started, found.versions)}\n\n{found.markdown()}\n\n{tokens.report()}\n"
     print(compared)
     for line in found.skipped:
         print(line)
