@@ -1,25 +1,37 @@
-"""Run every benchmark and print one table: `python -m benchmarks`.
+"""Run every benchmark and print its tables: `python -m benchmarks`.
 
-    python -m benchmarks            full run (about a minute), prints the table
+    python -m benchmarks            full run (a few minutes), prints the tables
     python -m benchmarks --quick    a few repetitions each: checks they still run (CI)
-    python -m benchmarks --write    full run, and save the table to benchmarks/results.md,
-                                    which README.md shows (generate_readme.py)
+    python -m benchmarks --write    full run, and save toolwire's table to
+                                    benchmarks/results.md and the peers' to
+                                    benchmarks/peers.md, which README.md shows
+                                    (generate_readme.py); peers.md only when every
+                                    peer is installed
 
-The single-topic scripts (bench_preview.py, bench_tracing.py, bench_event_floor.py)
-stay for their own questions; this suite is the one the README quotes.
+The peers (openai-agents, pydantic-ai, LangChain) are benchmark-only dependencies:
+`benchmarks/requirements-peers.txt` says how to install them in a venv of their own.
+Without them their columns are skipped, and the rest runs as before.
+
+The single-topic scripts (bench_preview.py, bench_tracing.py, bench_event_floor.py,
+bench_dispatch_floor.py, tokens.py) stay for their own questions; this suite is the
+one the README quotes.
 """
 
 from __future__ import annotations
 
+import os
 import platform
 import sys
 from datetime import date
 from importlib import metadata
 from pathlib import Path
 
+from . import peers, tokens
 from .suite import Row, rows
 
-RESULTS = Path(__file__).resolve().parent / "results.md"
+HERE = Path(__file__).resolve().parent
+RESULTS = HERE / "results.md"
+PEERS = HERE / "peers.md"
 PACKAGES = ("pydantic", "openai", "anthropic", "google-genai")
 
 
@@ -42,23 +54,42 @@ def table(measured: list[Row]) -> str:
     return "\n".join(lines)
 
 
-def machine() -> str:
-    versions = ", ".join(f"{name} {metadata.version(name)}" for name in PACKAGES)
+def load() -> str:
+    """The machine's load (1-minute average) and cores: other work skews every figure."""
+    if not hasattr(os, "getloadavg"):  # Windows
+        return ""
+    return f"load {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+
+
+def machine(started: str, extra: list[str] | None = None) -> str:
+    versions = ", ".join([*(f"{name} {metadata.version(name)}" for name in PACKAGES), *(extra or [])])  # fmt: skip
+    loads = f" ({started} at the start, {load()} at the end)" if started else ""
     return (
         f"Measured {date.today().isoformat()} with `python -m benchmarks` on "
-        f"{platform.machine()} {platform.system()}, {sys.implementation.name} "
+        f"{platform.machine()} {platform.system()}{loads}, {sys.implementation.name} "
         f"{platform.python_version()}; {versions}."
     )
 
 
 def main(argv: list[str]) -> int:
     quick = "--quick" in argv
+    started = load()
     measured = rows(quick=quick)
-    text = f"{machine()}\n\n{table(measured)}\n"
-    print(text)
+    results = f"{machine(started)}\n\n{table(measured)}\n"
+    print(results)
+    found = peers.measure(measured, quick=quick)
+    compared = f"{machine(started, found.versions)}\n\n{found.markdown()}\n\n{tokens.report()}\n"
+    print(compared)
+    for line in found.skipped:
+        print(line)
     if "--write" in argv and not quick:
-        RESULTS.write_text(text)
+        RESULTS.write_text(results)
         print(f"saved to {RESULTS}")
+        if found.skipped:
+            print(f"{PEERS} left as it was: install every peer to write it.")
+        else:
+            PEERS.write_text(compared)
+            print(f"saved to {PEERS}")
     return 0
 
 

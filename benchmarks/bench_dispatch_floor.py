@@ -28,7 +28,8 @@ from __future__ import annotations
 from typing import Any
 
 from benchmarks._measure import paired
-from benchmarks.suite import BUILDERS, get_weather
+from benchmarks._responses import APIS, build
+from benchmarks._tools import FIXTURES, get_weather
 from toolwire import core
 from toolwire._call import StandardToolCall
 from toolwire._limits import DEFAULT_LIMITS, check_dict
@@ -84,9 +85,9 @@ def least_dispatch(api: Api, response: Any) -> list[ToolCallSuccess[Any]]:
 def main() -> None:
     group = core.ToolGroup.from_list([get_weather])
     print(f"{'API':<18} {'hand loop':>10} {'least':>7} {'toolwire':>9}")
-    apis: list[Api] = ["chat.completions", "responses", "anthropic", "gemini"]
-    for api in apis:
-        response, by_hand = BUILDERS[api](1)
+    for api in APIS:
+        hand = build(api, FIXTURES[0], 1)
+        response, by_hand = hand.response, hand.run
 
         def least(api: Api = api, response: Any = response) -> object:
             return least_dispatch(api, response)

@@ -28,7 +28,7 @@ from collections.abc import Callable
 from typing import Any
 
 from benchmarks._measure import paired
-from benchmarks.suite import STREAMS, _read_stream
+from benchmarks._wires import LARGE, STREAMS, read_stream
 from toolwire._streaming._events import NewArgumentsDelta, NewTextDelta
 from toolwire._streaming._preview import ArgumentsPreview
 from toolwire._streaming._scanner import StringDelta, _NewStringDelta
@@ -52,7 +52,7 @@ def least_feed(items: list[Any], fragment: Callable[[Any], str | None], argument
             continue
         plain = '"' not in part and "\\" not in part and part.isprintable()
         string_delta: StringDelta | None = _NewStringDelta(PATH, part) if plain else None
-        event = NewArgumentsDelta(0, 0, "call_1", "write_file", part, string_delta, preview)
+        event = NewArgumentsDelta(0, 0, "call_1", LARGE.tool_name, part, string_delta, preview)
         latest = event.partial_arguments
     text = "".join(parts)
     return (json.loads(text) if arguments else text), latest
@@ -61,7 +61,7 @@ def least_feed(items: list[Any], fragment: Callable[[Any], str | None], argument
 def main() -> None:
     print(f"{'API':<18} {'collect':>9} {'least feed':>11} {'ratio':>7} {'toolwire':>9}")
     for api, case in STREAMS.items():
-        body, fragment = case.wire()
+        body, fragment = case.wire(LARGE)
         items = list(case.sdk_stream(body)())
         arguments = case.arguments
 
@@ -73,7 +73,7 @@ def main() -> None:
             return least_feed(items, fragment, arguments)
 
         def toolwire(items: list[Any] = items, api: Api = api, arguments: bool = arguments) -> object:  # fmt: skip
-            return _read_stream(api, items, arguments)
+            return read_stream(api, items, arguments)
 
         floor = paired(collect, least, repeat=9, budget=0.1)
         ours = paired(collect, toolwire, repeat=9, budget=0.1)

@@ -24,7 +24,8 @@ from opentelemetry import trace
 from opentelemetry.sdk.trace import ReadableSpan, SpanProcessor, TracerProvider
 
 from benchmarks._measure import Ratio, paired
-from benchmarks.suite import _chat, get_weather
+from benchmarks._responses import build
+from benchmarks._tools import FIXTURES, get_weather
 from toolwire import core
 from toolwire.core import ToolCallEnd, ToolHooks
 
@@ -45,19 +46,10 @@ def paired_medians(baseline: Any, ours: Any) -> tuple[float, float, float]:
 
 
 def main() -> None:
-    response, _ = _chat(CALLS)
-    tool_calls: list[Any] = response.choices[0].message.tool_calls or []
-    tools: dict[str, Any] = {"get_weather": get_weather}
+    hand = build("chat.completions", FIXTURES[0], CALLS)
+    tool_calls: list[Any] = hand.response.choices[0].message.tool_calls or []
     group = core.ToolGroup.from_list([get_weather])
-
-    def by_hand() -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
-        call: Any
-        for call in tool_calls:
-            instance = tools[call.function.name].model_validate_json(call.function.arguments)
-            content, _ = instance.model_tool_handler(None)
-            out.append({"role": "tool", "tool_call_id": call.id, "content": content})
-        return out
+    by_hand = hand.run  # one tool message per call
 
     def dispatch() -> list[Any]:
         return [r.tool_message for r in group.run_tool_calls(tool_calls, None)]

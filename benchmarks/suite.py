@@ -1,9 +1,11 @@
 """What toolwire costs on the path users run, against doing the same work by hand.
 
 Every subject is the public API called as a user calls it, on the SDKs' own objects;
-every baseline is the least a hand-written loop could do on the same objects: read
-the name and arguments, look up the class, validate (`model_validate_json` for JSON
-text, `model_validate` for dicts), call the handler, build a plain result.
+every baseline is the least a hand-written loop could do on the same objects (see
+`_responses`). A user's loop does two things per response: `run_tool_calls`, then
+`tool_result_messages`; the "run and rendered" rows measure both against a hand loop
+that also builds each API's result messages. The "run only" rows are the earlier
+figures (`run_tool_calls` alone, against the hand loop's plain result dicts).
 """
 
 from __future__ import annotations
@@ -22,16 +24,19 @@ from typing import Any
 import pydantic
 
 from toolwire import aio, core
-from toolwire.core import Api, TextDelta, ToolCallArgumentsDelta, ToolCallStream
+from toolwire.core import Api
 
 from ._measure import Ratio, paired
+from ._responses import APIS, build, same_messages
+from ._tools import FIXTURES, Fixture, get_weather
+from ._wires import LARGE, REALISTIC, STREAMS, StreamCase, Streamed, read_stream
 
 __all__ = ["Row", "rows"]
 
 
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One line of the table: what was measured, the ratio, and the goal (issue 10)."""
+    """One line of the table: what was measured, the ratio, and the goal (issue 28)."""
 
     what: str
     baseline: str
@@ -39,196 +44,97 @@ class Row:
     goal: float | None
     unit: float = 1e-6
     """Seconds per unit shown for the absolute figures (default: microseconds)."""
+    key: tuple[str, ...] = ()
+    """How the peers' table finds toolwire's figure beside theirs (empty: it does not)."""
 
 
-class get_weather(core.BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    city: str
-    days: int
-    unit: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return "ok", None
+ONE_CALL_GOAL = 2.0
+"""Issue 28: one call, run and rendered, at most 2x the hand loop on every API."""
 
 
-class aget_weather(aio.BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    model_tool_custom_name = "get_weather"
-    city: str
-    days: int
-    unit: str
-
-    async def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return "ok", None
-
-
-TOOLS: dict[str, Any] = {"get_weather": get_weather}
-
-
-def _arguments(count: int) -> list[dict[str, Any]]:
-    return [{"city": "Paris", "days": i % 7, "unit": "c"} for i in range(count)]
-
-
-def _chat(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
-    from openai.types.chat import ChatCompletion
-
-    response = ChatCompletion.model_validate(
-        {
-            "id": "c1", "object": "chat.completion", "created": 1, "model": "m",
-            "choices": [{
-                "index": 0, "finish_reason": "tool_calls",
-                "message": {"role": "assistant", "content": None, "tool_calls": [
-                    {"id": f"call_{i}", "type": "function",
-                     "function": {"name": "get_weather", "arguments": json.dumps(a)}}
-                    for i, a in enumerate(_arguments(count))
-                ]},
-            }],
-        }
-    )  # fmt: skip
-
-    def by_hand() -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
-        for call in response.choices[0].message.tool_calls or []:
-            function: Any = getattr(call, "function")  # noqa: B009 (chat calls have it)
-            tool = TOOLS[function.name].model_validate_json(function.arguments)
-            text, _ = tool.model_tool_handler(None)
-            out.append({"call_id": call.id, "output": text})
-        return out
-
-    return response, by_hand
-
-
-def _responses(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
-    from openai.types.responses import Response
-
-    response = Response.model_validate(
-        {
-            "id": "r1", "object": "response", "created_at": 1, "model": "m",
-            "status": "completed", "parallel_tool_calls": True, "tool_choice": "auto",
-            "tools": [],
-            "output": [
-                {"type": "function_call", "id": f"fc_{i}", "call_id": f"call_{i}",
-                 "name": "get_weather", "arguments": json.dumps(a), "status": "completed"}
-                for i, a in enumerate(_arguments(count))
-            ],
-        }
-    )  # fmt: skip
-
-    def by_hand() -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
-        item: Any
-        for item in response.output:
-            if item.type == "function_call":
-                tool = TOOLS[item.name].model_validate_json(item.arguments)
-                text, _ = tool.model_tool_handler(None)
-                out.append({"call_id": item.call_id, "output": text})
-        return out
-
-    return response, by_hand
-
-
-def _anthropic(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
-    from anthropic.types import Message
-
-    message = Message.model_validate(
-        {
-            "id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-            "stop_reason": "tool_use", "stop_sequence": None,
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-            "content": [
-                {"type": "tool_use", "id": f"toolu_{i}", "name": "get_weather", "input": a}
-                for i, a in enumerate(_arguments(count))
-            ],
-        }
-    )  # fmt: skip
-
-    def by_hand() -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
-        block: Any
-        for block in message.content:
-            if block.type == "tool_use":
-                tool = TOOLS[block.name].model_validate(block.input, strict=False)
-                text, _ = tool.model_tool_handler(None)
-                out.append({"call_id": block.id, "output": text})
-        return out
-
-    return message, by_hand
-
-
-def _gemini(count: int) -> tuple[Any, Callable[[], list[dict[str, str]]]]:
-    from google.genai import types as genai
-
-    parts = [
-        genai.Part(function_call=genai.FunctionCall(name="get_weather", args=a))
-        for a in _arguments(count)
-    ]
-    candidate = genai.Candidate(
-        content=genai.Content(role="model", parts=parts), finish_reason=genai.FinishReason.STOP
-    )
-    response = genai.GenerateContentResponse(response_id="r1", candidates=[candidate])
-
-    def by_hand() -> list[dict[str, str]]:
-        out: list[dict[str, str]] = []
-        content: Any = response.candidates[0].content if response.candidates else None
-        for index, part in enumerate(content.parts if content else []):
-            call: Any = part.function_call
-            if call is not None:
-                tool = TOOLS[call.name].model_validate(call.args or {}, strict=False)
-                text, _ = tool.model_tool_handler(None)
-                out.append({"call_id": call.id or f"call_{index}", "output": text})
-        return out
-
-    return response, by_hand
-
-
-BUILDERS = {
-    "chat.completions": _chat,
-    "responses": _responses,
-    "anthropic": _anthropic,
-    "gemini": _gemini,
-}
-GOALS_1000 = {"chat.completions": 1.15, "responses": 1.15, "anthropic": 1.3, "gemini": 1.3}
+def _calls(count: int) -> str:
+    return "1,000 calls" if count == 1000 else "one call"
 
 
 def dispatch_rows(repeat: int) -> list[Row]:
-    group = core.ToolGroup.from_list([get_weather])
+    """Per input, API and call count: `run_tool_calls` then `tool_result_messages`,
+    against the hand loop building the same messages; then, for the short fixture,
+    `run_tool_calls` alone (the earlier rows)."""
     out: list[Row] = []
-    for count, goals in ((1000, GOALS_1000), (1, dict.fromkeys(GOALS_1000, 1.6))):
-        for api, build in BUILDERS.items():
-            response, by_hand = build(count)
-            results = group.run_tool_calls(response, None)
-            assert [r.result_content for r in results] == [r["output"] for r in by_hand()]
-            ratio = paired(by_hand, lambda r=response: group.run_tool_calls(r, None), repeat=repeat)  # fmt: skip
-            calls = "1,000 calls" if count == 1000 else "one call"
-            out.append(Row(f"dispatch, {api}, {calls}", "hand loop", ratio, goals[api]))
+    for fixture in FIXTURES:
+        group = core.ToolGroup.from_list([fixture.tool])
+        for count in (1, 1000):
+            for api in APIS:
+                hand = build(api, fixture, count)
+
+                def ours(response: Any = hand.response, api: Api = api, group: Any = group) -> list[Any]:  # fmt: skip
+                    return core.tool_result_messages(group.run_tool_calls(response, None), api)
+
+                assert same_messages(api, ours(), hand.run_and_render())
+                ratio = paired(hand.run_and_render, ours, repeat=repeat)
+                goal = ONE_CALL_GOAL if count == 1 else None
+                what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: run and rendered"
+                key = ("dispatch", api, fixture.name) if count == 1 else ()
+                out.append(Row(what, "hand loop, with messages", ratio, goal, key=key))
+    fixture = FIXTURES[0]
+    group = core.ToolGroup.from_list([fixture.tool])
+    for count in (1000, 1):
+        for api in APIS:
+            hand = build(api, fixture, count)
+            ratio = paired(hand.run, lambda r=hand.response: group.run_tool_calls(r, None), repeat=repeat)  # fmt: skip
+            what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: run only"
+            out.append(Row(what, "hand loop", ratio, None))
     return out
 
 
-def aio_row(repeat: int) -> Row:
-    group = aio.ToolGroup.from_list([aget_weather])
-    response, _ = _chat(1000)
-    calls: list[Any] = response.choices[0].message.tool_calls or []
-    loop = asyncio.new_event_loop()
+def _async_hand_loop(fixture: Fixture, calls: list[Any]) -> Callable[[], Any]:
+    """The least hand-written async loop over chat calls: a lone call is awaited, more
+    are gathered; each answer is its tool message."""
 
-    async def one(call: Any) -> dict[str, str]:
-        tool = aget_weather.model_validate_json(call.function.arguments)
+    async def one(call: Any) -> dict[str, Any]:
+        tool = fixture.atool.model_validate_json(call.function.arguments)
         text, _ = await tool.model_tool_handler(None)
-        return {"call_id": call.id, "output": text}
+        return {"role": "tool", "tool_call_id": call.id, "content": text}
 
-    async def gathered() -> list[dict[str, str]]:
+    async def loop() -> list[dict[str, Any]]:
+        if len(calls) == 1:
+            return [await one(calls[0])]
         return list(await asyncio.gather(*(one(call) for call in calls)))
 
+    return loop
+
+
+def aio_rows(repeat: int) -> list[Row]:
+    """`toolwire.aio` on chat, run and rendered, against the hand-written async loop;
+    both run on one event loop, as a user's `await` would."""
+    out: list[Row] = []
+    loop = asyncio.new_event_loop()
     try:
-        ratio = paired(
-            lambda: loop.run_until_complete(gathered()),
-            lambda: loop.run_until_complete(group.run_tool_calls(response, None)),
-            repeat=repeat,
-        )
+        for fixture in FIXTURES:
+            group = aio.ToolGroup.from_list([fixture.atool])
+            for count in (1, 1000):
+                response = build("chat.completions", fixture, count).response
+                by_hand = _async_hand_loop(fixture, response.choices[0].message.tool_calls)
+
+                async def ours(response: Any = response, group: Any = group) -> list[Any]:
+                    results = await group.run_tool_calls(response, None)
+                    return core.tool_result_messages(results, "chat.completions")
+
+                def hand(by_hand: Any = by_hand) -> object:
+                    return loop.run_until_complete(by_hand())
+
+                def subject(ours: Any = ours) -> object:
+                    return loop.run_until_complete(ours())
+
+                assert hand() == subject()
+                ratio = paired(hand, subject, repeat=repeat)
+                what = f"aio dispatch, chat.completions, {fixture.name}, {_calls(count)}: run and rendered"  # fmt: skip
+                key = ("aio", "chat.completions", fixture.name) if count == 1 else ()
+                goal = ONE_CALL_GOAL if count == 1 else None
+                out.append(Row(what, "hand async loop, with messages", ratio, goal, key=key))
     finally:
         loop.close()
-    return Row("aio dispatch, chat.completions, 1,000 calls", "asyncio.gather", ratio, 1.15)
+    return out
 
 
 def class_row(repeat: int) -> Row:
@@ -256,7 +162,7 @@ def class_row(repeat: int) -> Row:
         return Weather
 
     ratio = paired(plain, tool, repeat=repeat, budget=0.05)
-    return Row("defining one tool class", "plain BaseModel", ratio, 2.0, unit=1e-3)
+    return Row("defining one tool class", "plain BaseModel", ratio, None, unit=1e-3)
 
 
 def definitions_row(repeat: int) -> Row:
@@ -280,237 +186,64 @@ def definitions_row(repeat: int) -> Row:
     return Row("tool_definitions, 20 tools, cached", "rebuilding the schemas", ratio, None)
 
 
-STREAMED_ARGUMENT = json.dumps({"path": "notes.md", "content": "lorem ipsum " * 8533})
-"""A 100 KiB argument, streamed in 50-character deltas (2,048 events)."""
-
-
-def _fragments() -> list[str]:
-    return [STREAMED_ARGUMENT[i : i + 50] for i in range(0, len(STREAMED_ARGUMENT), 50)]
-
-
-def _chat_wire() -> tuple[bytes, Callable[[Any], str | None]]:
-    """The SSE body of a chat stream carrying one call with the 100 KiB argument."""
-
-    def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {"id": "c1", "object": "chat.completion.chunk", "created": 1, "model": "m",
-                "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}  # fmt: skip
-
-    first = {"role": "assistant", "tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-             "function": {"name": "write_file", "arguments": ""}}]}  # fmt: skip
-    chunks = [chunk(first)] + [
-        chunk({"tool_calls": [{"index": 0, "function": {"arguments": part}}]})
-        for part in _fragments()
-    ]
-    chunks.append(chunk({}, "tool_calls"))
-    body = "".join(f"data: {json.dumps(c)}\n\n" for c in chunks) + "data: [DONE]\n\n"
-
-    def fragment(item: Any) -> str | None:
-        calls = item.choices[0].delta.tool_calls if item.choices else None
-        return calls[0].function.arguments if calls else None
-
-    return body.encode(), fragment
-
-
-def _chat_stream(body: bytes) -> Callable[[], Iterable[Any]]:
-    """Opens the OpenAI SDK's own stream over `body` (the wire, in memory)."""
-    import httpx2
-    from openai import OpenAI
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
-
-    client = OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
-    messages: Any = [{"role": "user", "content": "Write the notes."}]
-    return lambda: client.chat.completions.create(model="m", messages=messages, stream=True)
-
-
-def _responses_wire() -> tuple[bytes, Callable[[Any], str | None]]:
-    """The SSE body of a Responses stream carrying one function call with the argument."""
-    response: dict[str, Any] = {"id": "r1", "object": "response", "created_at": 1, "model": "m",
-                "status": "in_progress", "parallel_tool_calls": True, "tool_choice": "auto",
-                "tools": [], "output": []}  # fmt: skip
-    call = {"type": "function_call", "id": "fc_1", "call_id": "call_1", "name": "write_file",
-            "arguments": STREAMED_ARGUMENT, "status": "completed"}  # fmt: skip
-    events: list[dict[str, Any]] = [
-        {"type": "response.created", "response": response},
-        {"type": "response.output_item.added", "output_index": 0,
-         "item": {**call, "arguments": "", "status": "in_progress"}},
-        *({"type": "response.function_call_arguments.delta", "output_index": 0,
-           "item_id": "fc_1", "delta": part} for part in _fragments()),
-        {"type": "response.function_call_arguments.done", "output_index": 0,
-         "item_id": "fc_1", "arguments": STREAMED_ARGUMENT},
-        {"type": "response.output_item.done", "output_index": 0, "item": call},
-        {"type": "response.completed",
-         "response": {**response, "status": "completed", "output": [call]}},
-    ]  # fmt: skip
-    body = "".join(
-        f"event: {e['type']}\ndata: {json.dumps({**e, 'sequence_number': n})}\n\n"
-        for n, e in enumerate(events)
-    )
-
-    def fragment(item: Any) -> str | None:
-        return item.delta if item.type == "response.function_call_arguments.delta" else None
-
-    return body.encode(), fragment
-
-
-def _responses_stream(body: bytes) -> Callable[[], Iterable[Any]]:
-    """Opens the OpenAI SDK's own Responses stream over `body`."""
-    import httpx2
-    from openai import OpenAI
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
-
-    client = OpenAI(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))
-    return lambda: client.responses.create(model="m", input="Write the notes.", stream=True)
-
-
-def _anthropic_wire() -> tuple[bytes, Callable[[Any], str | None]]:
-    """The SSE body of an Anthropic stream carrying one tool_use with the 100 KiB argument."""
-    message: dict[str, Any] = {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
-               "content": [], "stop_reason": None, "stop_sequence": None,
-               "usage": {"input_tokens": 1, "output_tokens": 1}}  # fmt: skip
-    events: list[dict[str, Any]] = [
-        {"type": "message_start", "message": message},
-        {"type": "content_block_start", "index": 0, "content_block": {
-            "type": "tool_use", "id": "toolu_1", "name": "write_file", "input": {}}},
-        *({"type": "content_block_delta", "index": 0,
-           "delta": {"type": "input_json_delta", "partial_json": part}} for part in _fragments()),
-        {"type": "content_block_stop", "index": 0},
-        {"type": "message_delta", "delta": {"stop_reason": "tool_use", "stop_sequence": None},
-         "usage": {"output_tokens": 1}},
-        {"type": "message_stop"},
-    ]  # fmt: skip
-    body = "".join(f"event: {e['type']}\ndata: {json.dumps(e)}\n\n" for e in events)
-
-    def fragment(item: Any) -> str | None:
-        return item.delta.partial_json if item.type == "content_block_delta" else None
-
-    return body.encode(), fragment
-
-
-def _anthropic_stream(body: bytes) -> Callable[[], Iterable[Any]]:
-    """Opens the Anthropic SDK's own stream over `body` (the wire, in memory)."""
-    import httpx2
-    from anthropic import Anthropic
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
-
-    client = Anthropic(api_key="k", http_client=httpx2.Client(transport=httpx2.MockTransport(answer)))  # fmt: skip
-    messages: Any = [{"role": "user", "content": "Write the notes."}]
-    return lambda: client.messages.create(model="m", max_tokens=1, messages=messages, stream=True)
-
-
-def _gemini_wire() -> tuple[bytes, Callable[[Any], str | None]]:
-    """The SSE body of a Gemini stream: 100 KiB of answer text in 50-character parts,
-    then a call. The Gemini API sends every call whole (no argument fragments), so its
-    long streams are text."""
-    text_chunks = [
-        {"candidates": [{"content": {"role": "model", "parts": [{"text": part}]}, "index": 0}],
-         "responseId": "r1", "modelVersion": "m"}
-        for part in _fragments()
-    ]  # fmt: skip
-    call = {"functionCall": {"name": "write_file", "args": {"path": "notes.md", "content": "x"}}}
-    last = {"candidates": [{"content": {"role": "model", "parts": [call]}, "index": 0,
-            "finishReason": "STOP"}], "responseId": "r1", "modelVersion": "m",
-            "usageMetadata": {"promptTokenCount": 1, "totalTokenCount": 2}}  # fmt: skip
-    body = "".join(f"data: {json.dumps(c)}\r\n\r\n" for c in [*text_chunks, last])
-
-    def fragment(item: Any) -> str | None:
-        parts = item.candidates[0].content.parts
-        return parts[0].text
-
-    return body.encode(), fragment
-
-
-def _gemini_stream(body: bytes) -> Callable[[], Iterable[Any]]:
-    """Opens the google-genai SDK's own stream over `body` (the wire, in memory)."""
-    import httpx2
-    from google import genai
-    from google.genai import types as genai_types
-
-    def answer(request: httpx2.Request) -> httpx2.Response:
-        return httpx2.Response(200, content=body, headers={"content-type": "text/event-stream"})
-
-    client = httpx2.Client(transport=httpx2.MockTransport(answer))
-    options = genai_types.HttpOptions(httpx_client=client)
-    models = genai.Client(api_key="k", vertexai=False, http_options=options).models
-    return lambda: models.generate_content_stream(model="m", contents="Write the notes.")
-
-
 @dataclass(frozen=True)
-class StreamCase:
-    """One API's streaming benchmark."""
+class OpenedStream:
+    """One API's stream of one payload: the SDK's items and how to read them again."""
 
-    wire: Callable[[], tuple[bytes, Callable[[Any], str | None]]]
-    """Its SSE body, and how the floor reads one item's fragment."""
-    sdk_stream: Callable[[bytes], Callable[[], Iterable[Any]]]
-    sdk_goal: float
-    """What feeding may add to the SDK's own stream (issue 10)."""
-    arguments: bool = True
-    """Whether the fragments are tool-call arguments (read as `partial_arguments` on
-    every event, against one parse) or answer text (read as `TextDelta.text`, against
-    one join)."""
+    api: Api
+    case: StreamCase
+    streamed: Streamed
+    body: bytes
+    open: Callable[[], Iterable[Any]]
+    """Opens the SDK's own stream over the body (raw events, no accumulation)."""
+    items: list[Any]
+    """The objects users feed: the SDK's own, made once."""
+    fragment: Callable[[Any], str | None]
+
+    def collect(self) -> object:
+        """The floor: collect the fragments and parse (or join) once."""
+        text = "".join([part for item in self.items if (part := self.fragment(item))])
+        return json.loads(text) if self.case.arguments else text
+
+    def preview(self, items: Iterable[Any] | None = None) -> object:
+        """toolwire's feed, reading the live preview on every event."""
+        return read_stream(self.api, self.items if items is None else items, self.case.arguments)
+
+    def sdk_alone(self) -> object:
+        return deque(self.open(), maxlen=0)
+
+    def sdk_with_feed(self) -> object:
+        return self.preview(self.open())
 
 
-STREAMS: dict[Api, StreamCase] = {
-    "chat.completions": StreamCase(_chat_wire, _chat_stream, 0.05),
-    "responses": StreamCase(_responses_wire, _responses_stream, 0.05),
-    "anthropic": StreamCase(_anthropic_wire, _anthropic_stream, 0.15),
-    "gemini": StreamCase(_gemini_wire, _gemini_stream, 0.05, arguments=False),
-}
-
-
-def _read_stream(api: Api, items: Iterable[Any], arguments: bool) -> object:
-    """What a live display reads from `ToolCallStream`: the arguments so far on every
-    argument fragment, or the text of every text delta."""
-    stream: Any = ToolCallStream(api)
-    latest: object = None
-    texts: list[str] = []
-    for item in items:
-        for event in stream.feed(item):
-            if isinstance(event, ToolCallArgumentsDelta):
-                latest = event.partial_arguments
-            elif isinstance(event, TextDelta):
-                texts.append(event.text)
-    return latest if arguments else "".join(texts)
+def open_stream(api: Api, streamed: Streamed) -> OpenedStream:
+    case = STREAMS[api]
+    body, fragment = case.wire(streamed)
+    opener = case.sdk_stream(body)
+    return OpenedStream(api, case, streamed, body, opener, list(opener()), fragment)
 
 
 def streaming_rows(repeat: int) -> list[Row]:
-    """Per stream, toolwire's `feed` (reading `partial_arguments` on every event):
-    against collecting the fragments and parsing once, and, read in the same loop as the
-    SDK's own stream, against that stream alone (issue 10: it may add at most 5%, 15% on
-    Anthropic, to what the SDK spends making the objects from the wire)."""
+    """Per API and payload, toolwire's `feed` (reading `partial_arguments` on every
+    event): against collecting the fragments and parsing once, and, read in the same
+    loop as the SDK's own stream, against that stream alone (issue 28: it may add at most
+    10% to what the SDK spends making the objects from the wire)."""
     out: list[Row] = []
-    for api, case in STREAMS.items():
-        body, fragment = case.wire()
-        open_stream = case.sdk_stream(body)
-        items = list(open_stream())  # the objects users feed: the SDK's own
-
-        def collect(items: list[Any] = items, case: StreamCase = case, fragment: Any = fragment) -> object:  # fmt: skip
-            text = "".join([part for item in items if (part := fragment(item))])
-            return json.loads(text) if case.arguments else text
-
-        def preview(items: Iterable[Any] = items, api: Api = api, case: StreamCase = case) -> object:  # fmt: skip
-            return _read_stream(api, items, case.arguments)
-
-        def sdk_alone(open_stream: Any = open_stream) -> object:
-            return deque(open_stream(), maxlen=0)
-
-        def sdk_with_feed(open_stream: Any = open_stream, preview: Any = preview) -> object:
-            return preview(open_stream())
-
-        assert preview() == collect() == sdk_with_feed()
-        what = "feed + partial_arguments per event" if case.arguments else "feed per text event"
-        label = f"stream, {api}: {what}, 100 KiB"
-        floor = "collect, parse once" if case.arguments else "collect, join once"
-        ratio = paired(collect, preview, repeat=max(3, repeat // 3), budget=0.1)
-        out.append(Row(label, floor, ratio, 6.0, unit=1e-3))
-        ratio = paired(sdk_alone, sdk_with_feed, repeat=max(5, repeat // 2), budget=0.2)
-        label = f"stream, {api}: the SDK's stream from bytes, with that feed"
-        out.append(Row(label, "the SDK's stream alone", ratio, 1 + case.sdk_goal, unit=1e-3))
+    for streamed in (LARGE, REALISTIC):
+        for api in APIS:
+            stream = open_stream(api, streamed)
+            assert stream.preview() == stream.collect() == stream.sdk_with_feed()
+            arguments = stream.case.arguments
+            what = "feed + partial_arguments per event" if arguments else "feed per text event"
+            label = f"stream, {api}, {streamed.label}: {what}"
+            floor = "collect, parse once" if arguments else "collect, join once"
+            ratio = paired(stream.collect, stream.preview, repeat=max(3, repeat // 3), budget=0.1)
+            out.append(Row(label, floor, ratio, None, unit=1e-3))
+            ratio = paired(stream.sdk_alone, stream.sdk_with_feed, repeat=max(5, repeat // 2), budget=0.2)  # fmt: skip
+            label = f"stream, {api}, {streamed.label}: the SDK's stream from bytes, with that feed"
+            key = ("stream", api, streamed.label)
+            goal = 1 + stream.case.sdk_goal
+            out.append(Row(label, "the SDK's stream alone", ratio, goal, unit=1e-3, key=key))
     return out
 
 
@@ -555,7 +288,7 @@ def import_row(repeat: int) -> Row:
         min(ratios),
         max(ratios),
     )
-    return Row("import toolwire.core", "import pydantic, define one model", ratio, 1.25, unit=1e-3)
+    return Row("import toolwire.core", "import pydantic, define one model", ratio, None, unit=1e-3)
 
 
 def rows(*, quick: bool) -> list[Row]:
@@ -563,7 +296,7 @@ def rows(*, quick: bool) -> list[Row]:
     repeat = 3 if quick else 15
     return [
         *dispatch_rows(repeat),
-        aio_row(repeat),
+        *aio_rows(repeat),
         *streaming_rows(repeat),
         import_row(3 if quick else 11),
         class_row(repeat),
