@@ -1,10 +1,10 @@
 """How hard the suite tries: quick on a contributor's machine, everything in CI.
 
-`python -m pytest` runs each property test with a tenth of its examples, each repeated
-check once, and each example once, so the suite stays under a minute and a half on two
-cores. CI (`.ci/run`) sets TOOLWIRE_FULL_TESTS=1: every example of every property test,
-every repetition, and `python -m examples` again in a fresh interpreter. Set it yourself
-to run the suite as CI does.
+`python -m pytest` runs each property test with a tenth of its Hypothesis examples, each
+repeated check once, and each of examples/ once, so the suite stays under a minute and a
+half on two cores. CI (`.ci/run`) sets TOOLWIRE_FULL_TESTS=1: all of each property
+test's examples, every repetition, and `python -m examples` again in a fresh
+interpreter. Set it yourself to run the suite as CI does.
 
 A property test states the count it runs in CI through `scaled(n)` (in `@settings`);
 one that states none runs the profile's, which `tests/conftest.py` loads.

@@ -170,8 +170,8 @@ def test_main_job_runs_every_example(monkeypatch: pytest.MonkeyPatch) -> None:
 
 @ci_only
 def test_main_job_prints_the_same_in_a_fresh_interpreter() -> None:
-    """The command itself, every example run again in one new process: each prints
-    what it printed alone."""
+    """The command itself runs every example again, all in one new process, and each
+    prints what it printed in this session."""
     done = subprocess.run(
         [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
     )
