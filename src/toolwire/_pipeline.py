@@ -9,7 +9,7 @@ the only difference between the two.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import pydantic
 
@@ -18,20 +18,16 @@ from ._call import StandardToolCall
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
 from ._parts import FilePart, ImagePart, ResultPart
+from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
-from ._shares import forget_shares, shares_input
+from ._tool import ToolModel, refuse_extra_fields
 from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
-
-if TYPE_CHECKING:
-    from ._tool import ToolModel
 
 __all__ = [
     "PLAN",
     "UNPLANNED",
     "Crashed",
     "explicit_failure",
-    "forget_plan",
-    "function_plan",
     "invalid",
     "over_limit",
     "prepare",
@@ -62,7 +58,7 @@ def prepare(
     # `ToolGroup.run_tool_calls` (a single call). A change here goes there too.
     owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
     if owner is not tool:  # not planned yet, or a parent class's plan
-        owner, validator, copies = function_plan(tool) or UNPLANNED
+        owner, validator, copies = make_plan(tool) or UNPLANNED
     if validator is not None and call.type == "function" and not call.truncated:
         if type(raw) is str and len(raw) <= limits.always_within:
             try:
@@ -191,7 +187,7 @@ def prepare_all(
             tool = find(name)
             plan, last_name = getattr(tool, PLAN, None), name
             if plan is None or plan[0] is not tool:
-                plan = function_plan(tool)
+                plan = make_plan(tool)
         try:
             if plan is None or plan[1] is None or call.truncated or call.type != "function":
                 prepared.append(prepare(find(name), call, limits, tools))
@@ -214,42 +210,6 @@ def prepare_all(
         except Exception as error:
             prepared.append(Crashed(error))
     return prepared
-
-
-PLAN = "_toolwire_plan"
-"""The class attribute holding a tool class's dispatch plan: `(the class, its validator
-or None when it is not a complete function tool, whether dict input needs a copy)`.
-
-A class attribute of a pydantic model costs about 60 ns to read (its metaclass hooks
-attribute lookup): dispatch needs two (the validator, the tool type), so it reads this
-one instead. It lives on the class, not in a module-level dict, so classes made at run
-time (an MCP session's tools, `create_model`) are freed with everything they hold. The
-plan names its class: a subclass inherits its parent's attribute, and must not use it.
-A rebuild replaces the validator: `ToolModel.model_rebuild` forgets the plan."""
-
-
-UNPLANNED: tuple[Any, Any, bool] = (None, None, False)
-"""What `prepare` reads for no tool, or a class without a plan of its own yet."""
-
-
-def function_plan(tool: type[ToolModel] | None) -> tuple[Any, Any, bool] | None:
-    """The plan of `tool` (see `PLAN`), made and remembered on the class; None when there
-    is no such tool, or for a class pydantic has not finished building (its validator is
-    a placeholder), which `prepare` handles."""
-    if tool is None or not tool.__pydantic_complete__:
-        return None
-    function = tool.model_tool_type == "function"
-    validator = tool.__pydantic_validator__ if function else None
-    plan = (tool, validator, function and shares_input(tool))
-    setattr(tool, PLAN, plan)
-    return plan
-
-
-def forget_plan(tool: type) -> None:
-    """Drop the plan `function_plan` remembered on `tool` (its validator was rebuilt)."""
-    if PLAN in tool.__dict__:
-        delattr(tool, PLAN)
-    forget_shares(tool)
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
@@ -313,8 +273,6 @@ def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCal
 def _validate_custom(
     tool: type[ToolModel], call: StandardToolCall, raw: object, limits: ArgumentLimits
 ) -> ToolModel | ToolCallFailure:
-    from ._tool import refuse_extra_fields  # custom calls are rare: keep it off import
-
     refuse_extra_fields(tool)
     text = "" if raw is None else raw
     if not isinstance(text, str):
