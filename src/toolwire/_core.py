@@ -5,33 +5,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
 
-import pydantic
 from typing_extensions import TypeAliasType, TypeVar
 
-from ._adapters import FAST_READERS, read_call, read_calls
+from ._adapters import read_call, read_calls
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, refuse_unexpected_errors, unexpected_failure
 from ._group import GroupDefinitions, check_tools
-from ._json import copy_json
-from ._limits import DEFAULT_LIMITS, ArgumentLimits, check_dict
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import ToolHooks, observer
 from ._parts import ToolContent
 from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
-from ._pipeline import (
-    PLAN,
-    UNPLANNED,
-    Crashed,
-    explicit_failure,
-    invalid,
-    over_limit,
-    prepare,
-    prepare_all,
-    refused_text,
-    success,
-)
-from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
+from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
+from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
-from .exceptions import ErrorForLLMToSee, ToolwireError
+from .exceptions import ErrorForLLMToSee
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -187,76 +174,8 @@ class ToolGroup(
         """
         if unexpected_errors != "raise" and unexpected_errors != "fail":
             refuse_unexpected_errors(unexpected_errors)
-        # A response of an SDK class seen before goes straight to its adapter's reader, as
-        # `read_calls` sends it once `other_calls` is known good (checked here instead).
-        fast = FAST_READERS.get(type(calls)) if api is None else None
-        if fast is not None and (other_calls == "raise" or other_calls == "ignore"):
-            read = fast(calls)
-        else:
-            read = None
-        if read is None:
-            read = read_calls(calls, api=api, other_calls=other_calls)
-        if len(read) != 1 or hooks is not None or observer(None) is not None:
-            return _run_batch(self, read, context, limits, unexpected_errors, hooks)
-        # One call that nothing observes (no hooks, tracing or debug logging), as in most
-        # responses: what `_run_batch` gives (its result, or its `ToolBatchError`), written
-        # out inline, since on this path each function call is a visible share of the cost.
-        call = read[0]
-        tool = self.get(call.name)
-        raw: Any = call.input
-        try:
-            # `prepare`'s fast paths, inline, for a function call to a tool with a plan
-            # (see `PLAN`); any other call, `prepare` answers.
-            owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
-            if (
-                owner is not tool  # no such tool, or no plan of its own yet
-                or validator is None  # a custom tool
-                or call.type != "function"  # a custom call
-                or call.truncated  # cut off: answered as such, never validated
-            ):
-                item: Any = prepare(tool, call, limits, self)
-            elif type(raw) is str and len(raw) <= limits.always_within:
-                try:  # JSON text too short to break a limit (OpenAI)
-                    item = validator.validate_json(raw)
-                except pydantic.ValidationError as refused:
-                    item = refused_text(tool, call, raw, limits, self, refused)
-            elif type(raw) is dict:  # Anthropic, Gemini
-                problem = check_dict(raw, limits)
-                if problem is not None:
-                    item = over_limit(call, problem)
-                else:
-                    try:
-                        item = validator.validate_python(copy_json(raw) if copies else raw, strict=False)  # fmt: skip
-                    except pydantic.ValidationError as refused:
-                        item = invalid(call, refused)
-            else:
-                item = prepare(tool, call, limits, self)
-        except ToolwireError:  # a developer mistake (a kind mismatch) raises as is
-            raise
-        except Exception as crashed:  # a validator's unexpected error (see `Crashed`)
-            error: Exception = crashed
-        else:
-            if type(item) is ToolCallFailure:
-                return [item]
-            try:
-                returned = item.model_tool_handler(context)
-            except ErrorForLLMToSee as raised:
-                return [explicit_failure(call, raised)]
-            except Exception as raised:
-                error = raised
-            else:
-                # The common return, `(text, context)`, wrapped inline (see `success`).
-                if type(returned) is tuple and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
-                    content, handed = returned  # pyright: ignore[reportUnknownVariableType]
-                    if type(content) is str:  # pyright: ignore[reportUnknownArgumentType]
-                        return [ToolCallSuccess(call.id, call.name, content, handed, call.type, call.synthesized_id)]  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
-                try:
-                    return [success(call, item, returned)]
-                except TypeError as wrong_shape:  # the handler returned something else
-                    error = wrong_shape
-        if unexpected_errors == "fail":
-            return [unexpected_failure(call, error)]
-        raise batch_error(read, [None], [error]) from None
+        read = read_calls(calls, api=api, other_calls=other_calls)
+        return _run_batch(self, read, context, limits, unexpected_errors, hooks)
 
     def prepare_tool_calls(
         self,
@@ -411,39 +330,19 @@ def _run_batch(
                 started = watch.start(call)
             try:
                 if watch is None or not watch.traced:
-                    returned = item.model_tool_handler(context)
+                    result = _execute(call, item, context)
                 else:
                     with watch.current(started):  # the handler's spans nest under the call's
-                        returned = item.model_tool_handler(context)
-            except Exception as raised:  # `ErrorForLLMToSee` too: answered below
+                        result = _execute(call, item, context)
+            except Exception as raised:
                 error = raised
             else:
-                # Inline fast path of `success` for the common `(str, context)` return.
-                if (
-                    type(returned) is tuple
-                    and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
-                    and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
-                ):
-                    results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1], call.type, call.synthesized_id))  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
-                    if watch is not None:
-                        watch.end(started, call, results[-1])
-                    continue
-                try:
-                    wrapped = success(call, item, returned)
-                except TypeError as wrong_shape:  # the handler returned something else
-                    error = wrong_shape
-                else:
-                    results.append(wrapped)
-                    if watch is not None:
-                        watch.end(started, call, wrapped)
-                    continue
-            # `end` runs the `after` hook outside every `try` and `except`: an exception
-            # out of it propagates as is (see `ToolHooks`), once, never taken for the
-            # handler's nor chained to it.
-            if isinstance(error, ErrorForLLMToSee):
-                results.append(explicit_failure(call, error))
+                results.append(result)
+                # `end` runs the `after` hook outside every `try` and `except`: an
+                # exception out of it propagates as is (see `ToolHooks`), once, never
+                # taken for the handler's nor chained to it.
                 if watch is not None:
-                    watch.end(started, call, results[-1])
+                    watch.end(started, call, result)
                 continue
         # The call's unexpected error: a handler's exception, a wrong return, a validator's.
         failed = unexpected_failure(call, error) if unexpected_errors == "fail" else None

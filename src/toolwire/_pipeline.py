@@ -24,15 +24,12 @@ from ._tool import ToolModel, refuse_extra_fields
 from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
 
 __all__ = [
-    "PLAN",
-    "UNPLANNED",
     "Crashed",
     "explicit_failure",
     "invalid",
     "over_limit",
     "prepare",
     "prepare_all",
-    "refused_text",
     "success",
 ]
 
@@ -52,10 +49,8 @@ def prepare(
     does not match its tool is a developer mistake and raises.
     """
     raw: Any = call.input
-    # Fast paths for the common case: a function call whose tool is known, with short
-    # JSON object text (too short to break any limit) or dict arguments (Anthropic, Gemini).
-    # Written out inline where each call counts: `prepare_all` (a batch) and core's
-    # `ToolGroup.run_tool_calls` (a single call). A change here goes there too.
+    # The common case first: a function call whose tool has a plan (see `_plan`), with
+    # JSON object text too short to break any limit, or dict arguments (Anthropic, Gemini).
     owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
     if owner is not tool:  # not planned yet, or a parent class's plan
         owner, validator, copies = make_plan(tool) or UNPLANNED
@@ -64,7 +59,8 @@ def prepare(
             try:
                 return validator.validate_json(raw)
             except pydantic.ValidationError as error:
-                return refused_text(tool, call, raw, limits, available, error)
+                if raw[:1] == "{":  # an object: its errors; anything else is said below
+                    return invalid(call, error)
         elif type(raw) is dict:
             problem = check_dict(raw, limits)
             if problem is not None:
@@ -73,22 +69,6 @@ def prepare(
                 return validator.validate_python(copy_json(raw) if copies else raw, strict=False)
             except pydantic.ValidationError as error:
                 return invalid(call, error)
-    return _prepare_any(tool, call, limits, available)
-
-
-def refused_text(
-    tool: type[ToolModel] | None,
-    call: StandardToolCall,
-    raw: str,
-    limits: ArgumentLimits,
-    available: Mapping[str, object],
-    error: pydantic.ValidationError,
-) -> ToolModel | ToolCallFailure:
-    """The answer to short JSON text (`raw`) that a function tool's validator refused on
-    `prepare`'s first fast path: the validation errors for an object; for anything else
-    (no arguments, an array...) the general path, which says what it is."""
-    if raw[:1] == "{":
-        return invalid(call, error)
     return _prepare_any(tool, call, limits, available)
 
 
@@ -160,51 +140,14 @@ def prepare_all(
 ) -> list[ToolModel | ToolCallFailure | Crashed]:
     """`prepare` for every call of a batch, before any handler runs.
 
-    The common case (a function call with short JSON text for a known function tool)
-    is validated inline: this loop is the hot path of every batch. A developer mistake
-    (`ToolwireError`) raises at once; any other exception out of validation becomes the
-    call's `Crashed` entry, so the rest of the batch keeps its results.
+    A developer mistake (`ToolwireError`) raises at once; any other exception out of
+    validation becomes the call's `Crashed` entry, so the rest of the batch keeps its
+    results.
     """
-    if len(calls) == 1:  # most responses: a single call has no plan to amortize
-        call = calls[0]
-        try:
-            return [prepare(tools.get(call.name), call, limits, tools)]
-        except ToolwireError:
-            raise
-        except Exception as error:
-            return [Crashed(error)]
-    find = tools.get
-    within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
-    # The tool's validator and whether dict input needs a copy, looked up again only when
-    # the tool changes from one call to the next (batches are mostly calls of one tool).
-    last_name: str | None = None
-    plan: Any = None
     for call in calls:
-        name = call.name
-        raw: Any = call.input
-        if name != last_name:
-            tool = find(name)
-            plan, last_name = getattr(tool, PLAN, None), name
-            if plan is None or plan[0] is not tool:
-                plan = make_plan(tool)
         try:
-            if plan is None or plan[1] is None or call.truncated or call.type != "function":
-                prepared.append(prepare(find(name), call, limits, tools))
-            elif type(raw) is str and len(raw) <= within and raw[:1] == "{":
-                try:
-                    prepared.append(plan[1].validate_json(raw))
-                except pydantic.ValidationError as error:
-                    prepared.append(invalid(call, error))
-            elif type(raw) is dict and check_dict(raw, limits) is None:
-                try:
-                    prepared.append(
-                        plan[1].validate_python(copy_json(raw) if plan[2] else raw, strict=False)
-                    )
-                except pydantic.ValidationError as error:
-                    prepared.append(invalid(call, error))
-            else:
-                prepared.append(prepare(find(name), call, limits, tools))
+            prepared.append(prepare(tools.get(call.name), call, limits, tools))
         except ToolwireError:
             raise
         except Exception as error:
@@ -220,17 +163,8 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
     """
     if isinstance(returned, tuple) and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
         content, context = returned  # pyright: ignore[reportUnknownVariableType]
-        if isinstance(content, str):
-            if call.type == "function" and not call.synthesized_id:
-                return ToolCallSuccess(call.id, call.name, content, context)  # pyright: ignore[reportUnknownArgumentType]
-            return ToolCallSuccess(
-                call.id,
-                call.name,
-                content,
-                context,  # pyright: ignore[reportUnknownArgumentType]
-                call.type,
-                call.synthesized_id,
-            )
+        if isinstance(content, str):  # the common return, `(text, context)`
+            return ToolCallSuccess(call.id, call.name, content, context, call.type, call.synthesized_id)  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
         if isinstance(content, list | tuple):
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, str | ImagePart | FilePart)), _OK)
