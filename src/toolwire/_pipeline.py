@@ -69,17 +69,7 @@ def prepare(
                 return validator.validate_python(copy_json(raw) if copies else raw, strict=False)
             except pydantic.ValidationError as error:
                 return invalid(call, error)
-    return _prepare_any(tool, call, limits, available)
-
-
-def _prepare_any(
-    tool: type[ToolModel] | None,
-    call: StandardToolCall,
-    limits: ArgumentLimits,
-    available: Mapping[str, object],
-) -> ToolModel | ToolCallFailure:
-    """`prepare` for every call its fast paths do not take."""
-    raw: Any = call.input
+    # Every other call: cut off, to no tool or a custom tool, or other argument forms.
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -145,9 +135,10 @@ def prepare_all(
     results.
     """
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
+    find = tools.get
     for call in calls:
         try:
-            prepared.append(prepare(tools.get(call.name), call, limits, tools))
+            prepared.append(prepare(find(call.name), call, limits, tools))
         except ToolwireError:
             raise
         except Exception as error:
