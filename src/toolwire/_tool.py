@@ -52,7 +52,7 @@ if TYPE_CHECKING:
         StandardFunctionToolDefinition,
     )
 
-__all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel"]
+__all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel", "missing_handler"]
 
 _CONFIG_NAMES = (
     "model_tool_strict",
@@ -559,6 +559,14 @@ def _source_schema(cls: type[FunctionToolModel]) -> tuple[dict[str, Any], object
 def extra_fields(cls: type[pydantic.BaseModel]) -> list[str]:
     """A custom tool's fields besides `input` (it may have none)."""
     return [name for name in cls.model_fields if name != "input"]
+
+
+def missing_handler(tool: object) -> str:
+    """The error for a tool class that defines no `model_tool_handler`."""
+    name = type(tool).__name__
+    if isinstance(tool, FunctionToolModel):
+        return f"{name} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format()."  # fmt: skip
+    return f"{name} defines no model_tool_handler; define one to use it as a tool."
 
 
 def refuse_extra_fields(cls: type[pydantic.BaseModel]) -> None:
