@@ -172,15 +172,7 @@ OUTCOMES: dict[str, tuple[object, ...]] = {
     "refused": ("ToolCallFailure", "Act", "explicit_handler_error", "ErrorForLLMToSee"),
     "handler crash": ("ToolCallFailure", "Act", "unexpected_error", "KeyError"),
     "wrong shape": ("ToolCallFailure", "Act", "unexpected_error", "TypeError"),
-    "parts": (
-        "ToolCallSuccess",
-        "Act",
-        """\
-one
-two\
-""",
-        None,
-    ),
+    "parts": ("ToolCallSuccess", "Act", "one\ntwo", None),
     "subclass": ("ToolCallSuccess", "Loudly", "DID IT", None),
     "unknown tool": ("ToolCallFailure", "Fly", "invalid_name", "ErrorForLLMToSee"),
     "validator crash": ("ToolCallFailure", "Open", "unexpected_error", "FileNotFoundError"),
