@@ -17,8 +17,10 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import anyio
+import mcp_types as types
 import pytest
 from mcp import StdioServerParameters
+from mcp.server.lowlevel import Server
 
 ROOT = Path(__file__).resolve().parents[2]
 INSTALL = (
@@ -52,6 +54,29 @@ def example_server() -> StdioServerParameters:
 def python_server(code: str) -> StdioServerParameters:
     """A toolwire group served over stdio by `code` (a script run with this Python)."""
     return StdioServerParameters(command=sys.executable, args=["-c", code])
+
+
+def lowlevel_server(
+    tools: list[types.Tool],
+    answer: Callable[[str, dict[str, Any]], Awaitable[types.CallToolResult]] | None,
+    name: str = "odd",
+) -> Server[Any]:
+    """The SDK's own low-level server (started in process by `Client(server)`), listing
+    `tools` and answering each call with `await answer(name, arguments)`."""
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        assert answer is not None, "this server's tools are never called"
+        return await answer(params.name, params.arguments or {})
+
+    return Server(name, on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+def call(call_id: str, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    """An Anthropic `tool_use` block, as a dict (arguments arrive as a dict)."""
+    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments or {}}
 
 
 def run(test: Callable[[], Awaitable[T]]) -> T:

@@ -21,23 +21,9 @@ from toolwire.core import FilePart
 from toolwire.exceptions import DuplicateToolNameError, SchemaError, ToolwireWarning
 from toolwire.mcp import MCPTools
 
-from .servers import python_server, run
+from .servers import call, lowlevel_server, python_server, run
 
 OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
-
-
-def lowlevel_server(tools: list[types.Tool], answer: Any) -> Server[Any]:
-    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
-
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await answer(params.name, params.arguments or {})
-
-    return Server("odd", on_list_tools=list_tools, on_call_tool=call_tool)
-
-
-def call(call_id: str, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments or {}}
 
 
 def test_malformed_content_becomes_notes_and_the_rest_arrives() -> None:
