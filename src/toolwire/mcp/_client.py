@@ -182,9 +182,9 @@ def _failure(server: str, name: str, error: BaseException) -> str:
         return f"The MCP server {server} did not answer {name!r} in time."
     if isinstance(error, MCPError):  # the connection closed while the call was out
         return (
-            f"The MCP server {server} closed the connection while {name!r} ran, so its "
-            "result is lost (the tool may have run all the same). Do not call its tools "
-            "again in this conversation."
+            f"The connection to the MCP server {server} closed before it answered {name!r} "
+            "(the tool may have run all the same). Do not call its tools again in this "
+            "conversation."
         )
     return (
         f"The MCP server {server} is not reachable ({type(error).__name__}), so {name!r} "
