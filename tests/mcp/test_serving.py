@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import socket
+import struct
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,7 @@ import pytest
 from inline_snapshot import snapshot
 from mcp import Client
 
+from examples.mcp_server import PIXEL
 from toolwire import aio, core
 from toolwire.core import ImagePart, tool_result_messages
 from toolwire.mcp import MCPTools, mcp_server
@@ -26,8 +29,50 @@ from .servers import example_server, run
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4d80000000049454e44ae426082"
+    "1f15c4890000000d4944415478da63902fdff21f00044d024acc1db5fa0000000049454e44ae426082"
 )
+
+
+def png_pixels(data: bytes) -> list[list[tuple[int, ...]]]:
+    """Decode a PNG of 8-bit RGBA pixels, checking it as a decoder does: the signature,
+    every chunk's length and CRC, IHDR first and IEND last with nothing after it, the
+    zlib stream of the IDAT chunks, and each row's filter. Rows of pixels."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "no PNG signature"
+    chunks: list[tuple[bytes, bytes]] = []
+    at = 8
+    while at < len(data):
+        assert at + 12 <= len(data), f"a chunk header is cut at byte {at}"
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        assert len(body) == length, f"{kind!r} is cut: {len(body)} of {length} bytes"
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body), f"{kind!r} has a wrong CRC"
+        chunks.append((kind, body))
+        at += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1] == (b"IEND", b""), [k for k, _ in chunks]
+    width, height, depth, color, *_ = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert (depth, color) == (8, 6), "this decoder reads 8-bit RGBA only"
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    stride = 1 + 4 * width
+    assert len(raw) == stride * height, "the image data does not fill the image"
+    rows: list[list[tuple[int, ...]]] = []
+    previous = bytes(4 * width)
+    for y in range(height):
+        kind, line = raw[y * stride], bytearray(raw[y * stride + 1 : (y + 1) * stride])
+        assert kind in (0, 1, 2), f"row {y}: filter {kind} (this decoder reads 0-2)"
+        for x in range(len(line)):
+            left = line[x - 4] if x >= 4 else 0
+            line[x] = (line[x] + (left if kind == 1 else previous[x] if kind == 2 else 0)) % 256
+        rows.append([tuple(line[i : i + 4]) for i in range(0, len(line), 4)])
+        previous = bytes(line)
+    return rows
+
+
+def test_the_example_image_is_a_whole_png() -> None:
+    """examples/mcp_server.py's chart (shown in docs/examples.md) decodes: one blue
+    pixel."""
+    assert png_pixels(PIXEL) == [[(0x1F, 0x77, 0xB4, 0xFF)]]
+    assert PNG == PIXEL
 
 
 @dataclass
@@ -175,7 +220,7 @@ def test_rich_results_become_mcp_content_blocks() -> None:
             {"type": "text", "text": "A pixel:"},
             {
                 "type": "image",
-                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qTYAAAAAElFTkSuQmCC",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mOQL9/yHwAETQJKzB21+gAAAABJRU5ErkJggg==",
                 "mime_type": "image/png",
             },
             {
@@ -195,7 +240,7 @@ def test_rich_results_become_mcp_content_blocks() -> None:
             },
             {
                 "type": "image",
-                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qTYAAAAAElFTkSuQmCC",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mOQL9/yHwAETQJKzB21+gAAAABJRU5ErkJggg==",
                 "mime_type": "image/png",
             },
         ]
