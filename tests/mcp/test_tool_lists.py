@@ -278,14 +278,19 @@ def test_failures_name_the_tool_as_the_model_called_it() -> None:
     )
 
 
-def test_mcp_tools_in_a_sync_group_point_to_sync_tools() -> None:
+def test_mcp_tools_in_the_other_namespace_say_where_theirs_are() -> None:
     async def body() -> MCPTools:
         async with Client(echo([types.Tool(name="t", input_schema={"type": "object"})])) as client:
             return await MCPTools.load(client)
 
     loaded = run(body)
-    with pytest.raises(ToolDefinitionError) as raised:
+    with pytest.raises(ToolDefinitionError) as in_core:
         core.ToolGroup.from_list(loaded.tools)  # pyright: ignore[reportArgumentType]
-    assert str(raised.value) == snapshot(
-        "t is a aio tool but this is a toolwire.core ToolGroup. For a toolwire.core group, take the server's tools from `server.sync_tools(portal)` (see MCPTools.sync_tools)."
+    with pytest.raises(ToolDefinitionError) as in_aio:
+        ToolGroup.from_list(loaded.sync_tools(portal=None))  # pyright: ignore[reportArgumentType]
+    assert [str(in_core.value), str(in_aio.value)] == snapshot(
+        [
+            "t is a aio tool but this is a toolwire.core ToolGroup. For a toolwire.core group, take the server's tools from `server.sync_tools(portal)` (see MCPTools.sync_tools).",
+            "t is a core tool but this is a toolwire.aio ToolGroup. For a toolwire.aio group, take the server's tools from `server.tools`.",
+        ]
     )

@@ -2,7 +2,8 @@
 
 Each server tool becomes a `toolwire.aio` tool class: its schema is the server's
 `inputSchema`, compiled per API by toolwire's own compiler (strict where the schema
-allows), arguments are checked against that schema before the server is called, and
+allows), arguments are checked against that schema before the server is called (see
+`_arguments`: the schema is untrusted, and nothing outside it is ever resolved), and
 whatever happens on the way (an `isError` result, a protocol error, a reply the SDK
 cannot read, a dead server, a timeout) answers that one call; the rest of the batch keeps
 its results.
