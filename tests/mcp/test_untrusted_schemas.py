@@ -200,6 +200,53 @@ Invalid arguments for 'srv_inside': 1 error. Fix them and call the tool again.
     assert called == ["inside"]
 
 
+def test_output_schemas_the_sdk_cannot_check_safely_leave_their_tool_out() -> None:
+    """The SDK checks each result against the tool's `outputSchema`: one that refers
+    outside itself (mcp 2.1 fetched it) or that the SDK refuses (a pattern Python cannot
+    compile) would lose every answer, after the tool ran. Left out at load."""
+    with counting_http_server() as (base, requests):
+        tools = [
+            types.Tool(
+                name="remote_output",
+                input_schema={"type": "object"},
+                output_schema={"type": "object", "not": {"$ref": f"{base}/out.json"}},
+            ),
+            types.Tool(
+                name="ecma_output",
+                input_schema={"type": "object"},
+                output_schema={
+                    "type": "object",
+                    "properties": {"name": {"pattern": "^\\p{L}+$"}},
+                },  # fmt: skip
+            ),
+            types.Tool(
+                name="fine_output",
+                input_schema={"type": "object"},
+                output_schema={"type": "object", "properties": {"n": {"type": "integer"}}},
+            ),
+        ]
+
+        async def answer(name: str, arguments: dict[str, Any]) -> types.CallToolResult:
+            return types.CallToolResult(content=[], structured_content={"n": 1})
+
+        async def body() -> tuple[MCPTools, list[Any]]:
+            async with Client(lowlevel_server(tools, answer)) as client:
+                loaded = await MCPTools.load(client)
+                group = ToolGroup.from_list(loaded.tools)
+                return loaded, await group.run_tool_calls([call("f", "fine_output")], None)
+
+        with pytest.warns(ToolwireWarning):
+            loaded, results = run(body)
+        assert requests == []
+    assert loaded.skipped == snapshot(
+        {
+            "remote_output": f"its outputSchema refers to '{base}/out.json' ($ref), which is not inside it, so its results cannot be checked safely.",
+            "ecma_output": "its outputSchema is not valid JSON Schema ('^\\\\p{L}+$' is not a 'regex'), so the MCP SDK refuses every result it returns.",
+        }
+    )
+    assert answers(results) == [("f", None, '{"n": 1}')]
+
+
 def echo_server(tools: list[types.Tool]) -> Any:
     """A server whose tools answer with the arguments they received, as JSON."""
 

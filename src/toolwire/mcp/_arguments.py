@@ -29,6 +29,7 @@ __all__ = [
     "CHECKED_FORMATS",
     "ArgumentCheck",
     "UncheckableArguments",
+    "output_schema_problem",
     "schema_problem",
     "unchecked_by_toolwire",
 ]
@@ -62,6 +63,25 @@ def schema_problem(schema: Mapping[str, Any]) -> str | None:
     problem = _outside_reference(schema, cls)
     if problem is not None:
         return f"its inputSchema {problem}; only references inside the schema are followed."
+    return None
+
+
+def output_schema_problem(schema: Mapping[str, Any]) -> str | None:
+    """Why the MCP SDK cannot check a tool's results against this `outputSchema`, or
+    None. The SDK checks every result before `call_tool` returns it: with a schema it
+    refuses (a pattern Python cannot compile counts), every call would run on the server
+    and lose its answer; older SDKs also fetched the references outside the schema."""
+    cls = validators.validator_for(schema, default=Draft202012Validator)
+    try:
+        cls.check_schema(dict(schema))  # as the SDK checks it, patterns compiled by Python
+    except JsonSchemaError as error:
+        return (
+            f"its outputSchema is not valid JSON Schema ({error.message}), so the MCP SDK "
+            "refuses every result it returns."
+        )
+    problem = _outside_reference(schema, _lenient(cls))
+    if problem is not None:
+        return f"its outputSchema {problem}, so its results cannot be checked safely."
     return None
 
 

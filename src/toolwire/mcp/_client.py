@@ -39,6 +39,7 @@ from ..exceptions import (
 from ._arguments import (
     ArgumentCheck,
     UncheckableArguments,
+    output_schema_problem,
     problem,
     schema_problem,
     unchecked_by_toolwire,
@@ -64,12 +65,6 @@ _CONNECTION_ERRORS = (
     TimeoutError,
 )
 """What a call can raise when the server, not the arguments, is the problem."""
-_REPLY_ERRORS = (pydantic.ValidationError, RuntimeError)
-"""What the SDK's `call_tool` raises for a reply it cannot use: pydantic's
-`ValidationError` when the result does not parse (a content block of a type MCP does not
-define, `content` not a list), `RuntimeError` when it parses but cannot be used
-(`structuredContent` that breaks the tool's `outputSchema`, an input request a plain
-session cannot answer, an extension's result nobody claimed)."""
 _BLOCK_TYPES = frozenset(
     tag
     for block in get_args(types.ContentBlock)
@@ -149,7 +144,7 @@ class _ServerTool:
                 result = await session.call_tool(self.listed.name, arguments)
             except _CONNECTION_ERRORS as error:
                 raise ErrorForLLMToSee(_failure(server, self.name, error)) from error
-            except _REPLY_ERRORS as error:
+            except Exception as error:  # a reply it could not use (see `_unreadable`)
                 raise ErrorForLLMToSee(_unreadable(server, self.name, error)) from error
         if result is None:  # the time was up: the SDK told the server to stop
             raise CallTimedOut(math.inf if timeout is None else timeout)
@@ -195,7 +190,15 @@ def _failure(server: str, name: str, error: BaseException) -> str:
 
 def _unreadable(server: str, name: str, error: Exception) -> str:
     """The model's text for a reply the SDK could not use: what was wrong, in a few words
-    (never the validation dump: that stays on the exception, for the developer)."""
+    (never the validation dump: that stays on the exception, for the developer).
+
+    The SDK raises pydantic's `ValidationError` when the result does not parse (a content
+    block of a type MCP does not define, `content` not a list), `RuntimeError` when it
+    parses but cannot be used (`structuredContent` that breaks the tool's
+    `outputSchema`, an input request a plain session cannot answer, an extension's result
+    nobody claimed), and whatever else its checks of the server's data raise (a server
+    may change its `outputSchema` after the tools were loaded): each is that one call's
+    answer, never the batch's exception."""
     if isinstance(error, pydantic.ValidationError):
         problem = _reply_problem(error)
     else:
@@ -477,14 +480,18 @@ def _namespace(server_tool: _ServerTool) -> dict[str, Any]:
 
 def _left_out(tool: types.Tool) -> str | None:
     """Why a listed tool cannot be offered at all, or None: it runs only as an MCP task,
-    or its arguments cannot be checked safely (see `schema_problem`)."""
+    its arguments cannot be checked safely (see `schema_problem`), or its results
+    cannot be (see `output_schema_problem`)."""
     execution = getattr(tool, "execution", None)  # tasks: MCP 2025-11-25 sessions
     if execution is not None and getattr(execution, "task_support", None) == "required":
         return (
             'it runs only as an MCP task (execution.taskSupport is "required"), and '
             "toolwire calls tools directly: every call would fail."
         )
-    return schema_problem(tool.input_schema)
+    problem = schema_problem(tool.input_schema)
+    if problem is None and tool.output_schema is not None:
+        problem = output_schema_problem(tool.output_schema)
+    return problem
 
 
 def _unsupported(schema: Mapping[str, Any]) -> dict[str, str]:
