@@ -48,7 +48,7 @@ from toolwire.core import (
     tool_result_messages,
     turn_status,
 )
-from toolwire.exceptions import StreamIncompleteError, StreamOrderError
+from toolwire.exceptions import StreamIncompleteError
 
 API = "chat.completions"
 
@@ -74,64 +74,18 @@ class get_time(BaseFunctionToolModel[None, None]):
 GROUP = ToolGroup.from_list([get_weather, get_time])
 """Each handler answers with the arguments it ran with, as JSON."""
 
-_GLUED_RESENDS = (
-    "each cumulative fragment is appended to the text so far: the arguments read "
-    '\'{"city": {"city": "Pa{"city": "Paris"}\' and the call is answered invalid_arguments'
-)
-_EMPTY_FINISH = (
-    'finish_reason "" on the first chunk ends the choice: the call completes with the '
-    "arguments received so far ('') and its next fragment raises StreamOrderError"
-)
-_NAME_AFTER_ID = (
-    "the name that arrives after the call's id is dropped: the call keeps the empty name "
-    "of its first fragment and is answered invalid_name"
-)
-_SPLIT_NAME = "only the first fragment of the name is kept ('get_wea'): answered invalid_name"
-_TWO_CALLS_ONE_INDEX = (
-    "the second call's arguments are appended to the first call's "
-    "('{...}{...}'): one call, answered invalid_arguments, and the second call is lost"
-)
-_OBJECT_FRAGMENT = (
-    "an arguments fragment that is a JSON object crashes ToolCallStream.feed with a bare "
-    "TypeError from the argument scanner (_streaming/_scanner.py)"
-)
 _DROPS_REASONING_CONTENT = (
     "assistant_messages leaves out reasoning_content, which this server answers with a 400 "
     "on the next turn"
 )
 KNOWN: dict[tuple[str, str], tuple[str, type[BaseException]]] = {
-    ("dispatch", "deepseek/stream_arguments_resent_whole"): (_GLUED_RESENDS, AssertionError),
-    ("dispatch", "fireworks/stream_name_after_id"): (_NAME_AFTER_ID, AssertionError),
-    ("dispatch", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("dispatch", "proxies/stream_split_name"): (_SPLIT_NAME, AssertionError),
-    ("dispatch", "proxies/stream_two_calls_one_index"): (_TWO_CALLS_ONE_INDEX, AssertionError),
-    ("dispatch", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
-    ("events", "deepseek/stream_arguments_resent_whole"): (_GLUED_RESENDS, AssertionError),
-    ("events", "fireworks/stream_name_after_id"): (_NAME_AFTER_ID, AssertionError),
-    ("events", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("events", "ollama/stream_text_empty_finish_reason"): (
-        'finish_reason "" reports TurnEnded(stop_reason="") after the first chunk, then '
-        'TurnEnded("stop") at the end: two TurnEnded events, the first mid-stream',
-        AssertionError,
-    ),
-    ("events", "proxies/stream_split_name"): (_SPLIT_NAME, AssertionError),
-    ("events", "proxies/stream_two_calls_one_index"): (_TWO_CALLS_ONE_INDEX, AssertionError),
-    ("events", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
     ("replay", "deepseek/nonstream_reasoning_tool_calls"): (
         _DROPS_REASONING_CONTENT,
-        AssertionError,
-    ),
-    ("replay", "deepseek/stream_arguments_resent_whole"): (
-        "the glued arguments are replayed as they were folded",
         AssertionError,
     ),
     ("replay", "deepseek/stream_reasoning_tool_call"): (
         "final_response() keeps reasoning_content (an extra field of the message), but "
         "assistant_messages leaves it out; DeepSeek answers 400 on the next turn",
-        AssertionError,
-    ),
-    ("replay", "fireworks/stream_name_after_id"): (
-        "the call is replayed with the empty name of its first fragment",
         AssertionError,
     ),
     ("replay", "gemini_openai/nonstream_thought_signatures"): (
@@ -140,8 +94,7 @@ KNOWN: dict[tuple[str, str], tuple[str, type[BaseException]]] = {
         AssertionError,
     ),
     ("replay", "gemini_openai/stream_thought_signature"): (
-        "final_response() drops the call's extra_content (the stream folds only id, name "
-        "and arguments), so the replayed call has no thought signature",
+        "assistant_messages leaves out the call's extra_content (its thought signature)",
         AssertionError,
     ),
     ("replay", "kimi/nonstream_reasoning_tool_call"): (_DROPS_REASONING_CONTENT, AssertionError),
@@ -154,31 +107,14 @@ KNOWN: dict[tuple[str, str], tuple[str, type[BaseException]]] = {
         "assistant_messages leaves out reasoning_details, which MiniMax needs back",
         AssertionError,
     ),
-    ("replay", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("replay", "ollama/stream_whole_calls"): (
-        'the chunks\' content "" is not kept, so final_response() has content None and the '
-        "turn is replayed with content null, which Ollama answers 400 (invalid message "
-        "content type: <nil>)",
-        AssertionError,
-    ),
     ("replay", "openrouter/nonstream_reasoning_details_tool_call"): (
         "assistant_messages leaves out reasoning_details (and reasoning)",
         AssertionError,
     ),
     ("replay", "openrouter/stream_reasoning_details_tool_call"): (
-        "final_response() keeps the reasoning text but not the reasoning_details fragments; "
-        "assistant_messages leaves out both",
+        "assistant_messages leaves out reasoning_details",
         AssertionError,
     ),
-    ("replay", "proxies/stream_split_name"): (
-        "the call is replayed with the name 'get_wea'",
-        AssertionError,
-    ),
-    ("replay", "proxies/stream_two_calls_one_index"): (
-        "one call is replayed, with both calls' arguments glued",
-        AssertionError,
-    ),
-    ("replay", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
     ("turn_status", "text/glm_tool_call_in_content"): (
         "turn_status says 'done': the call written in content is neither run nor flagged",
         AssertionError,
