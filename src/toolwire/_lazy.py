@@ -1,7 +1,8 @@
 """Names of `toolwire.core` and `toolwire.aio` that load on first use.
 
 A plain dispatch needs neither the schema compiler, nor streaming, nor toolcall's
-definition models; importing them costs a fifth of `import toolwire.core`. Both
+definition models, nor what Chat Completions servers other than OpenAI's need;
+importing them costs a fifth of `import toolwire.core`. Both
 namespaces list these names in `__all__` (and import them for type checkers) and
 load each module the first time one of its names is read.
 """
@@ -29,6 +30,10 @@ LAZY_NAMES: dict[str, str] = {
     "TurnEnded": "._streaming._events",
     "StringDelta": "._streaming._preview",
     "ToolCallStream": "._stream",
+    "ChatServer": "._adapters.openai_chat.servers",
+    "FailedGeneration": "._adapters.openai_chat.failed",
+    "failed_generation": "._adapters.openai_chat.failed",
+    "recover_text_calls": "._adapters.openai_chat.recover",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 

@@ -60,10 +60,13 @@ __all__ = [
     "assistant_messages",
     "BaseCustomToolModel",
     "BaseFunctionToolModel",
+    "ChatServer",
     "ChatToolChoiceParams",
     "CustomToolFormat",
     "DEFAULT_LIMITS",
     "ErrorForLLMToSee",
+    "failed_generation",
+    "FailedGeneration",
     "FilePart",
     "FunctionToolGroup",
     "GeminiResponseFormat",
@@ -77,6 +80,7 @@ __all__ = [
     "MediaReport",
     "PendingCall",
     "ReasoningDelta",
+    "recover_text_calls",
     "ResponsesToolChoiceParams",
     "ResultPart",
     "SchemaChange",
@@ -114,6 +118,9 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
+    from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
+    from ._adapters.openai_chat.recover import recover_text_calls
+    from ._adapters.openai_chat.servers import ChatServer
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,

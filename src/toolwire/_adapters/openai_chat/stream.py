@@ -198,8 +198,11 @@ class ChatStreamAccumulator:
         if emit and finish_reason != self._reported_end:
             self._reported_end = finish_reason
             called = bool(state.calls) or state.function_call is not None
+            text = "".join(state.content) if not called and state.content else None
             events.append(
-                TurnEnded(finish_reason, status_of(finish_reason, bool(state.refusal), called))
+                TurnEnded(
+                    finish_reason, status_of(finish_reason, bool(state.refusal), called, text)
+                )
             )
 
     def _feed_tool_call(
@@ -362,15 +365,20 @@ class ChatStreamAccumulator:
             text, complete = opened.arguments, opened.preview.complete()
         else:
             text = "".join(call.fragments)
-            complete = is_complete_json(text)
+            complete = None
         if call.kind == "custom":
             # A custom call's free text cannot show where it stopped: the call being
             # written when the limit hit is cut (the adapter's rule for the response).
             self._end(call, text, cut, emit, events)
             return
-        glued = None if complete or cut or call.join.mixed else split_glued(text)
+        if cut:  # the adapter's rule for a cut response's calls
+            self._end(call, text, not is_complete_json(text), emit, events)
+            return
+        if complete is None:
+            complete = is_complete_json(text)
+        glued = None if complete or call.join.mixed else split_glued(text)
         if glued is None:
-            self._end(call, text, cut and not complete, emit, events)
+            self._end(call, text, False, emit, events)
             return
         self._end(call, glued[0], False, emit, events)
         for part in glued[1:]:
@@ -555,15 +563,17 @@ def _feed_reasoning(state: _Choice, delta: object, events: list[StreamEvent], em
     for name, text in parts:
         fragments = state.reasoning.get(name)
         if fragments is None:
-            state.reasoning[name] = [text]
-        else:
+            state.reasoning[name] = [text]  # "" too: the field was sent, and goes back
+        elif text:
             fragments.append(text)
-    if emit:
-        events.append(NewReasoningDelta(parts[0][1]))
+    text = next((text for _, text in parts if text), None)
+    if emit and text:
+        events.append(NewReasoningDelta(text))
 
 
 def _reasoning(delta: object) -> tuple[tuple[str, str], ...]:
-    """(field name, text) for each reasoning field of a delta with text in it.
+    """(field name, text) for each reasoning field of a delta holding a string (`""`
+    included: DeepSeek opens a turn with `reasoning_content: ""`).
 
     The SDK's delta declares no such field, so it arrives as an extra field. Reading a
     missing attribute of a pydantic model raises inside pydantic (microseconds, on
@@ -585,7 +595,7 @@ def _reasoning(delta: object) -> tuple[tuple[str, str], ...]:
     parts: list[tuple[str, str]] = []
     for name in _REASONING_NAMES:
         value = getattr(delta, name, None) if name in declared else extra.get(name)
-        if isinstance(value, str) and value:
+        if isinstance(value, str):
             parts.append((name, value))
     return tuple(parts)
 
