@@ -169,7 +169,7 @@ def test_a_long_argument_is_folded_by_the_fast_path(spy: Spy) -> None:
     assert spy.taken() == len(parts) - 2
 
 
-def fragments_after_the_first_two(items: list[Any]) -> int:
+def fragments_after_the_first_two(items: list[ChatCompletionChunk]) -> int:
     """How many argument fragments of choice 0's calls come after each call's first two
     non-empty ones: the chunks the fast path takes (the first two show how a call's
     fragments join, and the general path reads them)."""
