@@ -1,12 +1,32 @@
-"""Test-wide settings: no test may reach the network or a real API key."""
+"""Test-wide settings: no test may reach the network or a real API key, and property
+tests run as many examples as the suite's strength says (tests/strength.py)."""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
+from hypothesis import settings
+
+from tests.strength import FULL, scaled
+
+# Hypothesis's own caches (Unicode tables, constants read from the source) save seconds
+# per process: they live in the user's cache folder, not in the project.
+CACHE = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+os.environ.setdefault("HYPOTHESIS_STORAGE_DIRECTORY", str(CACHE / "toolwire" / "hypothesis"))
+
+# Loaded here, before any test module builds its own `settings(...)` on the profile.
+# CI draws fresh examples on every run and prints how to replay a failure
+# (@reproduce_failure); the quick run draws the same examples each time, so a failure
+# there comes back on the next run. Neither keeps a database of examples.
+PROFILE = "full" if FULL else "quick"
+settings.register_profile(
+    PROFILE, max_examples=scaled(100), derandomize=not FULL, database=None, print_blob=FULL
+)
+settings.load_profile(PROFILE)
 
 if TYPE_CHECKING:
     from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter

@@ -15,6 +15,8 @@ import textwrap
 
 import pytest
 
+from tests.strength import scaled
+
 RACE = textwrap.dedent(
     """
     import json, sys, threading
@@ -64,7 +66,7 @@ RACE = textwrap.dedent(
 )
 
 
-@pytest.mark.parametrize("attempt", range(6))
+@pytest.mark.parametrize("attempt", range(scaled(6)))
 def test_first_use_from_many_threads_gives_one_answer(attempt: int) -> None:
     done = subprocess.run([sys.executable, "-c", RACE], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -1,8 +1,16 @@
 """Every example runs offline, and the generated pages show the current examples and
-outputs."""
+outputs.
+
+Each example runs once per session (`output_of`): the pages and the main job are checked
+against those outputs. pytest-xdist runs a file's tests on one worker (`--dist loadfile`
+in pyproject.toml), so that holds with parallel workers too.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import io
 import re
 import subprocess
 import sys
@@ -10,21 +18,30 @@ from pathlib import Path
 
 import pytest
 
+import examples.__main__
 import generate_readme
 from examples._runner import example_names, run
+from tests.strength import ci_only
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+@functools.cache
+def output_of(name: str) -> str:
+    """What examples/NAME.py prints offline, from its one run in this session."""
+    return run(name)
 
 
 @pytest.mark.parametrize("name", example_names())
 def test_example_runs_offline(name: str) -> None:
     """The example completes against the fake and prints something."""
-    assert run(name).strip()
+    assert output_of(name).strip()
 
 
-def test_pages_are_generated_from_current_examples() -> None:
+def test_pages_are_generated_from_current_examples(monkeypatch: pytest.MonkeyPatch) -> None:
     """README.md and docs/examples.md equal what generate_readme.py renders now (run it
     and commit if not)."""
+    monkeypatch.setattr(generate_readme, "run", output_of)
     pages = generate_readme.render_pages()
     assert sorted(pages) == ["README.md", "docs/examples.md"]
     for output, text in pages.items():
@@ -134,13 +151,31 @@ def test_diff_needs_an_async_example_with_a_sync_twin(
         _render(tmp_path, monkeypatch, "{{ diff: chat_tool }}")
 
 
-def test_main_job_runs_every_example() -> None:
-    """`python -m examples` runs every example and says how many."""
+def main_job_output() -> str:
+    """What `python -m examples` prints: each example's output under its name, then how
+    many ran."""
+    names = example_names()
+    shown = "".join(f"=== examples/{name}.py\n{output_of(name)}" for name in names)
+    return f"{shown}=== {len(names)} examples ran offline.\n"
+
+
+def test_main_job_runs_every_example(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`python -m examples` runs every example in turn and says how many."""
+    monkeypatch.setattr(examples.__main__, "run", output_of)
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        examples.__main__.main()
+    assert printed.getvalue() == main_job_output()
+
+
+@ci_only
+def test_main_job_prints_the_same_in_a_fresh_interpreter() -> None:
+    """The command itself runs every example again, all in one new process, and each
+    prints what it printed in this session."""
     done = subprocess.run(
         [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
     )
-    assert done.stdout.count("=== examples/") == len(example_names())
-    assert done.stdout.rstrip().endswith(f"=== {len(example_names())} examples ran offline.")
+    assert done.stdout == main_job_output()
 
 
 def test_benchmarks_placeholder_shows_the_saved_table(

@@ -45,6 +45,7 @@ from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 from pydantic import BaseModel, Field
 
+from tests.strength import scaled
 from toolwire import aio, core
 from toolwire._call import synthesized_id
 from toolwire._feedback import MAX_FEEDBACK_CHARS
@@ -863,7 +864,7 @@ def dispatch_all(turn: Turn) -> None:
             check_replay(turn, form, results)
 
 
-EXAMPLES = 100
+EXAMPLES = scaled(100)
 """Hypothesis examples per API (each runs every form of its turn through core and aio)."""
 
 hostile_settings = settings(

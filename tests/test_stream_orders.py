@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.strength import scaled
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -116,7 +117,7 @@ def reorderings(draw: st.DrawFn, items: tuple[Any, ...]) -> list[Any]:
 
 
 @pytest.mark.parametrize("api", API_NAMES)
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data())
 def test_any_order_folds_or_raises_a_documented_error(api: Api, data: st.DataObject) -> None:
     items = data.draw(reorderings(recorded(api)))

@@ -19,6 +19,7 @@ from google import genai
 from google.genai import types
 
 from tests.conformance.recorded import Answers, is_error, recorded_group, recorded_text
+from tests.helpers import offline_gemini_client
 from tests.shared_data import all_cases, require_shared, round_trip_cases
 from toolwire._read import read_calls
 from toolwire.core import (
@@ -46,9 +47,7 @@ def replay_client(replies: list[Any], sent: list[dict[str, Any]]) -> genai.Clien
             )
         return httpx2.Response(200, json=reply)
 
-    transport = httpx2.MockTransport(handle)
-    options = types.HttpOptions(httpx_client=httpx2.Client(transport=transport))
-    return genai.Client(api_key="x", vertexai=False, http_options=options)
+    return offline_gemini_client(httpx2.Client(transport=httpx2.MockTransport(handle)))
 
 
 def model_of(case: dict[str, Any]) -> str:

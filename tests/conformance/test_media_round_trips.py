@@ -24,6 +24,7 @@ from typing import Any, cast
 import httpx2
 import pytest
 
+from tests.helpers import offline_gemini_client
 from tests.shared_data import all_cases, require_shared
 from toolwire._api import Api
 from toolwire.core import (
@@ -262,10 +263,7 @@ def _client(api: Api, replies: list[Any], sent: list[dict[str, Any]], model: str
 
         claude = Anthropic(api_key="k", http_client=http)
         return lambda history: claude.messages.create(model=model, max_tokens=64, messages=history)
-    from google import genai
-    from google.genai import types
-
-    gemini = genai.Client(api_key="k", http_options=types.HttpOptions(httpx_client=http))
+    gemini = offline_gemini_client(http)
     return lambda history: gemini.models.generate_content(model=model, contents=history)
 
 

@@ -44,6 +44,7 @@ from pydantic import (
 from pydantic.alias_generators import to_camel
 from typing_extensions import TypedDict
 
+from tests.strength import scaled
 from toolwire._api import API_NAMES, Api
 from toolwire.core import AnyToolCall, BaseFunctionToolModel, ToolCallResult, ToolGroup
 
@@ -418,7 +419,7 @@ SAYS_LESS = frozenset({"LooseJsonText"})
 Schema validator `contentSchema` is an annotation, so the API may send any string."""
 
 _settings = settings(
-    max_examples=25,
+    max_examples=scaled(25),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],

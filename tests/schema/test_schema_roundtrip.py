@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from jsonschema.exceptions import ValidationError as SchemaViolation
 from pydantic import ValidationError
 
+from tests.strength import scaled
 from toolwire._api import Api
 from toolwire._schema import input_plan
 
@@ -24,7 +25,7 @@ from ._models import CASES, Case
 from ._wire import parse
 from .test_schema_battery import COMBOS, compiled_or_none
 
-EXAMPLES = 100
+EXAMPLES = scaled(100)
 
 _settings = settings(
     max_examples=EXAMPLES,

@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from inline_snapshot import snapshot
 from pydantic_core import from_json
 
+from tests.strength import scaled
 from toolwire._streaming._preview import (
     LAG_DIVISOR,
     MAX_TRACKED_DEPTH,
@@ -132,7 +133,7 @@ def feed_all(preview: ArgumentsPreview, parts: Sequence[str]) -> dict[Path, str]
     return streamed
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(document=DOCUMENTS | FILE_DOCUMENTS, layout=LAYOUTS, cuts=CUTS, reads=READS)
 def test_fuzz_preview_matches_pydantic_within_the_lag_bound(
     document: dict[str, Any], layout: dict[str, Any], cuts: list[int], reads: list[bool]
@@ -166,7 +167,7 @@ def test_fuzz_preview_matches_pydantic_within_the_lag_bound(
         assert streamed[last_path] == last_value
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=scaled(300), deadline=None)
 @given(
     document=DOCUMENTS,
     layout=LAYOUTS,

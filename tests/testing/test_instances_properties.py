@@ -7,6 +7,7 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from tests.strength import scaled
 from toolwire.testing._instances import (
     SUPPORTED_FORMATS,
     UnsupportedSchemaError,
@@ -108,7 +109,7 @@ def _containers(children: st.SearchStrategy[Schema]) -> st.SearchStrategy[Schema
 SCHEMAS = st.recursive(_leaves, _containers, max_leaves=8)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(SCHEMAS)
 def test_minimal_instance_is_valid_or_refused(schema: Schema) -> None:
     """Every generated schema yields a value jsonschema accepts, or UnsupportedSchemaError."""
@@ -122,7 +123,7 @@ def test_minimal_instance_is_valid_or_refused(schema: Schema) -> None:
     assert minimal_instance(schema) == value
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.dictionaries(_names, SCHEMAS, max_size=3),
     st.lists(_names, max_size=3, unique=True),
