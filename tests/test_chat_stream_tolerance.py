@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 from openai import OpenAI
 from openai.types.chat import ChatCompletion
 
+from tests.strength import scaled
 from toolwire.core import (
     BaseFunctionToolModel,
     StreamEvent,
@@ -29,6 +30,7 @@ from toolwire.core import (
     ToolCallTruncated,
     ToolGroup,
     TurnEnded,
+    turn_status,
 )
 
 BASE = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
@@ -160,7 +162,7 @@ def test_a_resend_that_stops_resending_fails_the_call_with_the_text_as_sent() ->
     assert [r.fail_reason for r in results] == ["invalid_arguments"]
 
 
-@settings(max_examples=60)
+@settings(max_examples=scaled(300))
 @given(
     arguments=st.dictionaries(
         st.sampled_from(["a", "city", '{"a": ', "x"]),
@@ -363,3 +365,14 @@ def test_the_final_response_keeps_what_the_next_turn_needs() -> None:
     ]
     calls = message.model_dump(exclude_unset=True)["tool_calls"]
     assert calls[0]["extra_content"] == signature
+
+
+def test_a_streamed_answer_holding_a_call_in_its_text_is_not_done() -> None:
+    """A call written in the text (Hermes format, tool parser off) ends the stream with
+    status "calls_in_text", as `turn_status` says of the final response."""
+    text = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Oslo"}}\n</tool_call>'
+    events, stream = streamed(
+        [chunk({"role": "assistant", "content": text[:30]}), chunk({"content": text[30:]}, "stop")]
+    )
+    assert [e.status for e in events if isinstance(e, TurnEnded)] == ["calls_in_text"]
+    assert turn_status(stream.final_response(), "chat.completions") == "calls_in_text"
