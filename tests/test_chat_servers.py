@@ -7,6 +7,7 @@ are checked in `tests/compat`; these tests pin each rule and its edges."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import json
 import re
@@ -172,6 +173,34 @@ def test_ids_in_the_form_a_server_takes() -> None:
     assert [p.index for p in check_history(as_openai, ChatServer.MISTRAL)] == [1, 1, 2, 3]
     reply = FakeOpenAI(server=ChatServer.MISTRAL, script=[FakeReply(text="Done.")]).client()
     assert reply.chat.completions.create(model="m", messages=history).choices[0].message.content == "Done."  # fmt: skip
+
+
+def test_the_running_entry_points_take_a_server_as_api() -> None:
+    """A loop passes one value as `api` everywhere: the run and prepare entry points read
+    with it as with "chat.completions" (reading needs no profile)."""
+    from toolwire.aio import BaseFunctionToolModel as AioTool
+    from toolwire.aio import ToolGroup as AioGroup
+
+    class get_weather(AioTool[None, None]):
+        """Get the weather."""
+
+        city: str
+
+        async def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return f"Sunny in {self.city}.", None
+
+    response = completion({"role": "assistant", "content": None, "tool_calls": [call("c1")]})
+    server = ChatServer.MISTRAL
+    (ran,) = GROUP.run_tool_calls(response, None, api=server)
+    assert (ran.call_id, ran.result_content) == ("c1", "Sunny in Paris.")
+    only = response.choices[0].message.tool_calls or []
+    assert GROUP.run_tool_call(only[0], None, api=server).result_content == "Sunny in Paris."
+    (pending,) = GROUP.prepare_tool_calls(response, api=server)
+    assert (pending.call.id, pending.failure) == ("c1", None)
+    assert GROUP.run_with_approval(response, None, lambda _: True, api=server) == [ran]
+    aio = AioGroup.from_list([get_weather])
+    (ran_async,) = asyncio.run(aio.run_tool_calls(response, None, api=server))
+    assert ran_async.result_content == "Sunny in Paris."
 
 
 def test_check_history_reports_a_thinking_turn_that_lost_its_reasoning() -> None:

@@ -227,7 +227,7 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         other_calls: Literal["raise", "ignore"] = "raise",
     ) -> list[PendingCall[Tool]]:
         """Validate every call without running any: one `PendingCall` per call, in order,
