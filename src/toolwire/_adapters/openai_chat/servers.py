@@ -16,7 +16,14 @@ import hashlib
 from dataclasses import dataclass
 from typing import ClassVar, Literal
 
-__all__ = ["KNOWN_SERVERS", "ChatServer", "EmptyContent", "ForcedToolChoice"]
+__all__ = [
+    "ALPHANUMERIC",
+    "KNOWN_SERVERS",
+    "ChatServer",
+    "EmptyContent",
+    "ForcedToolChoice",
+    "derived_id",
+]
 
 ForcedToolChoice = Literal["accepted", "refused", "refused_while_thinking"]
 """Whether a server takes a forced `tool_choice` ("required", or one named tool):
@@ -26,7 +33,8 @@ EmptyContent = Literal["null", "empty", "absent"]
 """How an assistant message without text carries its `content`: `null` (OpenAI's own
 form), `""`, or no `content` key at all."""
 
-_ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+ALPHANUMERIC = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+"""Letters and digits: the characters of ids with a length rule (Mistral's)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,12 +131,18 @@ class ChatServer:
         length = self.call_id_length
         if length is None or (len(call_id) == length and call_id.isalnum() and call_id.isascii()):
             return call_id
-        number = int.from_bytes(hashlib.sha256(call_id.encode()).digest(), "big")
-        letters: list[str] = []
-        for _ in range(length):
-            number, digit = divmod(number, len(_ALPHANUMERIC))
-            letters.append(_ALPHANUMERIC[digit])
-        return "".join(letters)
+        return derived_id(call_id, length)
+
+
+def derived_id(seed: str, length: int, alphabet: str = ALPHANUMERIC) -> str:
+    """A stable id of `length` characters of `alphabet`, derived from `seed` (the same
+    seed gives the same id in every process)."""
+    number = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
+    letters: list[str] = []
+    for _ in range(length):
+        number, digit = divmod(number, len(alphabet))
+        letters.append(alphabet[digit])
+    return "".join(letters)
 
 
 ChatServer.OPENAI = ChatServer("OpenAI")

@@ -12,12 +12,11 @@ its profile's rules, answered with plain error texts.
 
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, cast
 
-from ..._adapters.openai_chat.servers import ChatServer
+from ..._adapters.openai_chat.servers import ALPHANUMERIC, ChatServer, derived_id
 from .._rules import HistoryProblem, text_field
 from .._rules import field as json_field
 
@@ -58,16 +57,6 @@ class Refusal:
     body: object
 
 
-def _digits(seed: str, alphabet: str, length: int) -> str:
-    number = int.from_bytes(hashlib.sha256(seed.encode()).digest(), "big")
-    letters: list[str] = []
-    for _ in range(length):
-        number, digit = divmod(number, len(alphabet))
-        letters.append(alphabet[digit])
-    return "".join(letters)
-
-
-_ALNUM = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _LOWER = "0123456789abcdefghijklmnopqrstuvwxyz"
 _HEX = "0123456789abcdef"
 
@@ -197,23 +186,24 @@ def _kimi_choice(problem: ServerProblem) -> Refusal:
 
 _STYLES: dict[str, ServerStyle] = {
     ChatServer.OLLAMA.name: ServerStyle(
-        ids=lambda n, p, name: "call_" + _digits(f"ollama{n}", _LOWER, 8),
+        ids=lambda n, p, name: "call_" + derived_id(f"ollama{n}", 8, _LOWER),
         reasoning="reasoning",
         whole_calls=True,
         content_with_calls="",
         refusals={"null_content": _ollama_null},
     ),
     ChatServer.VLLM.name: ServerStyle(
-        ids=lambda n, p, name: "chatcmpl-tool-" + _digits(f"vllm{n}", _HEX, 16),
+        ids=lambda n, p, name: "chatcmpl-tool-" + derived_id(f"vllm{n}", 16, _HEX),
         reasoning="reasoning",
         parallel_on_index_zero=True,
         continuation_id="",
     ),
     ChatServer.LLAMA_CPP.name: ServerStyle(
-        ids=lambda n, p, name: _digits(f"llama{n}", _ALNUM, 32), reasoning="reasoning_content"
+        ids=lambda n, p, name: derived_id(f"llama{n}", 32, ALPHANUMERIC),
+        reasoning="reasoning_content",
     ),
     ChatServer.LM_STUDIO.name: ServerStyle(
-        ids=lambda n, p, name: _digits(f"lmstudio{n}", "0123456789", 9), content_with_calls=""
+        ids=lambda n, p, name: derived_id(f"lmstudio{n}", 9, "0123456789"), content_with_calls=""
     ),
     ChatServer.SGLANG.name: ServerStyle(
         ids=lambda n, p, name: str(p),
@@ -222,19 +212,19 @@ _STYLES: dict[str, ServerStyle] = {
         id_on_every_fragment=True,
     ),
     ChatServer.GROQ.name: ServerStyle(
-        ids=lambda n, p, name: "fc_" + _digits(f"groq{n}", _HEX, 32),
+        ids=lambda n, p, name: "fc_" + derived_id(f"groq{n}", 32, _HEX),
         reasoning="reasoning",
         whole_calls=True,
         validates_calls=True,
         refusals={"refused_field": _groq_field},
     ),
     ChatServer.MISTRAL.name: ServerStyle(
-        ids=lambda n, p, name: _digits(f"mistral{n}", _ALNUM, 9),
+        ids=lambda n, p, name: derived_id(f"mistral{n}", 9, ALPHANUMERIC),
         content_with_calls="",
         refusals={"call_id": _mistral_id, "refused_field": _mistral_field},
     ),
     ChatServer.DEEPSEEK.name: ServerStyle(
-        ids=lambda n, p, name: f"call_{p:02d}_" + _digits(f"deepseek{n}", _ALNUM, 24),
+        ids=lambda n, p, name: f"call_{p:02d}_" + derived_id(f"deepseek{n}", 24, ALPHANUMERIC),
         reasoning="reasoning_content",
         thinks_by_default=True,
         refusals={"missing_reasoning": _deepseek_reasoning, "forced_choice": _deepseek_choice},
@@ -247,28 +237,28 @@ _STYLES: dict[str, ServerStyle] = {
         refusals={"missing_reasoning": _kimi_reasoning, "forced_choice": _kimi_choice},
     ),
     ChatServer.ZAI.name: ServerStyle(
-        ids=lambda n, p, name: "call_" + _digits(f"zai{n}", _HEX, 24),
+        ids=lambda n, p, name: "call_" + derived_id(f"zai{n}", 24, _HEX),
         reasoning="reasoning_content",
         whole_calls=True,
     ),
     ChatServer.MINIMAX.name: ServerStyle(
-        ids=lambda n, p, name: f"call_function_{_digits(f'minimax{n}', _LOWER, 12)}_{p + 1}",
+        ids=lambda n, p, name: f"call_function_{derived_id(f'minimax{n}', 12, _LOWER)}_{p + 1}",
         reasoning_details="MiniMax-response-v1",
         name_on_every_fragment=True,
         content_with_calls="",
     ),
     ChatServer.OPENROUTER.name: ServerStyle(
-        ids=lambda n, p, name: "call_" + _digits(f"openrouter{n}", _ALNUM, 24),
+        ids=lambda n, p, name: "call_" + derived_id(f"openrouter{n}", 24, ALPHANUMERIC),
         reasoning="reasoning",
         reasoning_details="unknown",
         content_with_calls="",
     ),
     ChatServer.FIREWORKS.name: ServerStyle(
-        ids=lambda n, p, name: "call_" + _digits(f"fireworks{n}", _ALNUM, 24),
+        ids=lambda n, p, name: "call_" + derived_id(f"fireworks{n}", 24, ALPHANUMERIC),
         id_on_every_fragment=True,
     ),
     ChatServer.GEMINI_OPENAI.name: ServerStyle(
-        ids=lambda n, p, name: "function-call-" + _digits(f"gemini{n}", "0123456789", 19),
+        ids=lambda n, p, name: "function-call-" + derived_id(f"gemini{n}", 19, "0123456789"),
         whole_calls=True,
         signs_calls=True,
         streamed_calls_finish="stop",
