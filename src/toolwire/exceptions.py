@@ -22,6 +22,8 @@ Hierarchy::
     ├── StreamOrderError (ValueError)   stream items in an order the API never sends
     ├── HandlerCancelledError (RuntimeError)  (aio) a call's handler or hook raised
     │                                    CancelledError itself, or other code cancelled its task
+    ├── ToolHookError (RuntimeError)    a `before`/`after` hook raised: the call's
+    │                                    unexpected error
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
     ErrorForLLMToSee                   raised by *your* handler: its text goes to the model
@@ -33,7 +35,7 @@ unknown names, invalid arguments) becomes a failure *result*, never an exception
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ._call import StandardToolCall
@@ -53,6 +55,7 @@ __all__ = [
     "ToolBatchError",
     "ToolChoiceError",
     "ToolDefinitionError",
+    "ToolHookError",
     "ToolwireError",
     "ToolwireWarning",
     "UnexpectedObjectError",
@@ -170,6 +173,58 @@ class HandlerCancelledError(ToolwireError, RuntimeError):
     would tell the caller it was cancelled; instead this is the call's unexpected error
     (its `__cause__` is the `CancelledError`). A real cancellation of the caller's task
     still propagates as `CancelledError`."""
+
+
+class ToolHookError(ToolwireError, RuntimeError):
+    """A `before` or `after` hook (`ToolHooks`) raised while a call ran. It is that call's
+    unexpected error, as a handler's exception would be: in `ToolBatchError` (with every
+    other call's result, see `answer_all()`), or, with `unexpected_errors="fail"`, a
+    generic failure answering the call. A single `run_tool_call` raises it.
+
+    The model never reads what the call returned when its `after` hook raised (the hook
+    may have been the one redacting it); that result is kept here for you.
+
+    Attributes:
+        hook: "before" (the handler did not run) or "after" (it ran).
+        call: the call.
+        result: for an `after` hook, the call's result the hook was given (None when the
+            handler raised itself); None for a `before` hook.
+
+    Its `__cause__` is the hook's own exception.
+    """
+
+    hook: Literal["before", "after"]
+    call: StandardToolCall
+    result: ToolCallResult[Any] | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hook: Literal["before", "after"],
+        call: StandardToolCall,
+        result: ToolCallResult[Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.hook = hook
+        self.call = call
+        self.result = result
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle rebuilds an exception as `cls(*self.args)`: pass the keywords too.
+        state = {k: v for k, v in self.__dict__.items() if k not in ("hook", "call", "result")}
+        return (_rebuild_hook_error, (type(self), str(self), self.hook, self.call, self.result), state or None)  # fmt: skip
+
+
+def _rebuild_hook_error(
+    cls: type[ToolHookError],
+    message: str,
+    hook: Literal["before", "after"],
+    call: StandardToolCall,
+    result: ToolCallResult[Any] | None,
+) -> ToolHookError:
+    """Unpickle (or copy) a `ToolHookError`."""
+    return cls(message, hook=hook, call=call, result=result)
 
 
 class StreamIncompleteError(ToolwireError, RuntimeError):
