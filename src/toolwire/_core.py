@@ -157,13 +157,20 @@ class ToolGroup(
         *,
         unexpected_errors: UnexpectedErrors = "raise",
         hooks: ToolHooks | None = None,
+        partial: bool = False,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
         `pending.refuse(reason)`) answers its call as is. A `PendingCall` runs at most
-        once, with the tool it was validated with (see `PendingCall`)."""
+        once, with the tool it was validated with (see `PendingCall`).
+
+        Every call of the response must have exactly one entry: two entries answering
+        one call id, or a list that leaves some of the response's calls unanswered (a
+        declined call left out instead of refused), raise `PendingCallError` before any
+        handler runs. `partial=True` allows the latter, when you answer the rest in
+        another `run_pending` and send all the results together."""
         check_settings(unexpected_errors)
-        calls, items = prepared_items(decided, self)
+        calls, items = prepared_items(decided, self, partial)
         return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
 
     def run_with_approval(

@@ -126,8 +126,11 @@ class PendingCallError(ToolwireError, ValueError):
     pass `changed="refuse"`) for stored calls whose tool changed since they were
     validated: its arguments changed, it left the group, or a tool of that name was
     added. Raised by `run_pending`, before any handler runs, for a `PendingCall` given
-    to `run_pending` before or listed twice, and for one whose name now belongs to
-    another tool class than the one it was validated with.
+    to `run_pending` before or listed twice, for one whose name now belongs to
+    another tool class than the one it was validated with, for two entries answering
+    one call id, and for a list that leaves calls of a response unanswered (unless
+    `partial=True`). Raised by `dump_pending` for calls already given to `run_pending`,
+    and by `load_pending` for a dump that lists a call twice or has a newer format.
 
     Attributes:
         calls: the calls concerned, in order (each a `StandardToolCall`, so
