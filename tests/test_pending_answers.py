@@ -2,7 +2,7 @@
 and 22): two entries answering one call id, or a list that leaves calls out, are
 refused before any handler runs; `dump_pending` will not store a call that already ran;
 a stored dump that lists a call twice is refused. Dumps as dicts and their format
-version (issue 27 item 4)."""
+version (issue 27 item 4), and why a call needs approval, as data (issue 27 item 3)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,13 @@ import pytest
 from inline_snapshot import snapshot
 
 from toolwire import __version__, aio
-from toolwire.core import BaseFunctionToolModel, StandardToolCall, ToolGroup
+from toolwire.core import (
+    ApprovalRequired,
+    BaseFunctionToolModel,
+    PendingCall,
+    StandardToolCall,
+    ToolGroup,
+)
 from toolwire.exceptions import PendingCallError
 
 RAN: list[str] = []
@@ -236,3 +242,103 @@ def test_a_dict_that_is_not_json_data_is_refused() -> None:
     as_dict["calls"][0]["input"] = {"invoice": b"A"}
     with pytest.raises(PendingCallError, match="This is not toolwire pending-call JSON"):
         GROUP.load_pending(as_dict)
+
+
+# --- why approval is needed, as data (issue 27 item 3) ------------------------------------
+
+
+class delete_files(BaseFunctionToolModel[None, None]):
+    """Delete files matching a pattern."""
+
+    pattern: str
+
+    def model_tool_needs_approval(self) -> bool | ApprovalRequired:
+        if self.pattern.startswith("/tmp/"):
+            return False
+        if self.pattern == "*":
+            return True
+        return ApprovalRequired(
+            f"Deletes everything matching {self.pattern}", metadata={"risk": "high", "n": 40}
+        )
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        RAN.append(f"delete {self.pattern}")
+        return "Deleted.", None
+
+
+class odd_rule(BaseFunctionToolModel[None, None]):
+    """A rule that returns the wrong thing."""
+
+    def model_tool_needs_approval(self) -> bool | ApprovalRequired:
+        return "yes"  # pyright: ignore[reportReturnType]
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "Done.", None
+
+
+class binary_metadata(BaseFunctionToolModel[None, None]):
+    """Metadata JSON cannot keep."""
+
+    def model_tool_needs_approval(self) -> ApprovalRequired:
+        return ApprovalRequired("Look", metadata={"preview": b"\x89PNG"})
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "Done.", None
+
+
+DELETING = ToolGroup.from_list([delete_files, odd_rule, binary_metadata])
+
+
+def test_the_approval_rule_says_why_and_the_dump_keeps_it() -> None:
+    pending = DELETING.prepare_tool_calls(
+        [
+            use("c1", "delete_files", pattern="/tmp/x"),
+            use("c2", "delete_files", pattern="*"),
+            use("c3", "delete_files", pattern="/data/*"),
+        ]
+    )
+    assert [(p.needs_approval, p.approval) for p in pending] == [
+        (False, None),
+        (True, ApprovalRequired()),
+        (True, ApprovalRequired("Deletes everything matching /data/*", {"risk": "high", "n": 40})),
+    ]
+    stored = DELETING.dump_pending(pending, as_dict=True)
+    assert [entry["approval"] for entry in stored["calls"]] == [
+        None,
+        {"hint": None, "metadata": {}},
+        {"hint": "Deletes everything matching /data/*", "metadata": {"risk": "high", "n": 40}},
+    ]
+    loaded = DELETING.load_pending(json.dumps(stored))
+    assert [p.approval for p in loaded] == [p.approval for p in pending]
+    # `run_with_approval` asks only where needed, and the hint is there to show.
+    shown: list[str | None] = []
+
+    def approve(p: PendingCall[Any]) -> bool:
+        assert p.approval is not None
+        shown.append(p.approval.hint)
+        return p.approval.hint is None
+
+    calls = [use("c4", "delete_files", pattern="*"), use("c5", "delete_files", pattern="/x")]
+    results = DELETING.run_with_approval(calls, None, approve)
+    assert [r.fail_reason for r in results] == [None, "refused"]
+    assert shown == [None, "Deletes everything matching /x"]
+
+
+def test_an_approval_rule_returning_something_else_says_what_to_return() -> None:
+    [pending] = DELETING.prepare_tool_calls([use("c1", "odd_rule")])
+    with pytest.raises(TypeError) as error:
+        _ = pending.needs_approval
+    assert str(error.value) == snapshot(
+        "odd_rule.model_tool_needs_approval returned 'yes'; return False (runs without asking), True (asks), or ApprovalRequired(hint, metadata=...) (asks, saying why)."
+    )
+
+
+def test_metadata_json_cannot_keep_is_refused() -> None:
+    with pytest.raises(TypeError, match="takes a dict with text keys"):
+        ApprovalRequired("x", metadata={1: "a"})  # pyright: ignore[reportArgumentType]
+    pending = DELETING.prepare_tool_calls([use("c1", "binary_metadata")])
+    with pytest.raises(PendingCallError) as error:
+        DELETING.dump_pending(pending)
+    assert str(error.value) == snapshot(
+        "The pending call 'c1' to 'binary_metadata' cannot be stored: the metadata of its ApprovalRequired hold a bytes value, which JSON cannot keep as they are. Give ApprovalRequired JSON data (dicts, lists, text, numbers, booleans, None)."
+    )

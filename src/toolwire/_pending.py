@@ -20,6 +20,7 @@ from typing import Any, Generic, Literal, cast
 from typing_extensions import TypeVar
 
 from . import __version__
+from ._approval import ApprovalRequired, approval_of
 from ._call import StandardToolCall
 from ._feedback import shown
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
@@ -53,6 +54,9 @@ DEFAULT_REFUSAL = (
     "The user did not approve this call, so it was not run. Do not try it again unless "
     "the user asks for it."
 )
+
+_UNSET: Any = object()
+"""`PendingCall._approval` before `approval` was first read."""
 
 _CLAIMING = threading.Lock()  # makes "not run yet? then it is mine" one step across threads
 
@@ -88,6 +92,7 @@ class PendingCall(Generic[Tool]):
     _stored_schema: str | None = None  # a stale stored call's fingerprint, kept for dumps
     _batch: tuple[str, ...] = ()  # the ids of every call of its response, one tuple shared
     _position: int = -1  # its place in `_batch`
+    _approval: object = field(default=_UNSET, init=False, repr=False)  # `approval`, once asked
     _claimed: bool = field(default=False, init=False, repr=False)
     _refusals: list[ToolCallFailure] = field(default_factory=list[ToolCallFailure], init=False, repr=False)  # fmt: skip
 
@@ -95,7 +100,18 @@ class PendingCall(Generic[Tool]):
     def needs_approval(self) -> bool:
         """Whether the tool asks for your approval for these arguments
         (`model_tool_needs_approval`). A call that cannot run never does."""
-        return self.tool is not None and self.tool.model_tool_needs_approval()
+        return self.approval is not None
+
+    @property
+    def approval(self) -> ApprovalRequired | None:
+        """Why the call needs approval: what `model_tool_needs_approval` returned
+        (`ApprovalRequired`: `hint`, `metadata`; empty for a plain True), or None when
+        it needs none. Asked once per pending call."""
+        asked = self._approval
+        if asked is _UNSET:
+            asked = approval_of(self.tool) if self.tool is not None else None
+            object.__setattr__(self, "_approval", asked)
+        return cast("ApprovalRequired | None", asked)
 
     def refuse(self, reason: str = DEFAULT_REFUSAL) -> ToolCallFailure:
         """The answer for a call you decided not to run: a "refused" failure whose text
@@ -370,6 +386,17 @@ def dump_pending(
                 "with `pending.refuse(reason)`.",
                 calls=(call,),
             )
+        approval = item.approval
+        if approval is not None and approval.metadata:
+            problem = _unstorable(dict(approval.metadata))
+            if problem is not None:
+                raise PendingCallError(
+                    f"The pending call {call.id!r} to {call.name!r} cannot be stored: the "
+                    f"metadata of its ApprovalRequired {problem}, which JSON cannot keep as "
+                    "they are. Give ApprovalRequired JSON data (dicts, lists, text, numbers, "
+                    "booleans, None).",
+                    calls=(call,),
+                )
         tool = item._validated_with
         if item._stored_schema is not None:  # restored stale with changed="refuse"
             schema = item._stored_schema
@@ -384,6 +411,9 @@ def dump_pending(
                 "synthesized_id": call.synthesized_id,
                 "truncated": call.truncated,
                 "schema": schema,
+                "approval": None
+                if approval is None
+                else {"hint": approval.hint, "metadata": dict(approval.metadata)},
             }
         )
     return {"format": _FORMAT, "toolwire": __version__, "calls": entries}
