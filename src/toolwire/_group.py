@@ -212,10 +212,32 @@ class GroupDefinitions:
         params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
         return params  # pyright: ignore[reportReturnType]
 
-    def dump_pending(self, pending: Sequence[PendingCall[Any]]) -> str:
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: Literal[False] = False
+    ) -> str: ...
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: Literal[True]
+    ) -> dict[str, Any]: ...
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: bool
+    ) -> str | dict[str, Any]: ...
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: bool = False
+    ) -> str | dict[str, Any]:
         """Pending calls (from `prepare_tool_calls`) as JSON text, to store until the
-        decision comes; `load_pending` restores them, in this or another process."""
-        return dump_pending(_tools(self), pending)
+        decision comes; `load_pending` restores them, in this or another process. With
+        `as_dict=True`, the same as a JSON-ready dict, to keep inside a larger JSON state.
+
+        The dump is versioned (`"format": "toolwire.pending/1"`, and the toolwire that
+        wrote it): every later toolwire reads it, and an older one refuses a newer
+        format with `PendingCallError` saying so. A call already given to `run_pending`
+        (it ran, or was answered) and two calls with one id raise `PendingCallError`:
+        loading them would run a call again."""
+        dumped = dump_pending(_tools(self), pending)
+        return dumped if as_dict else json.dumps(dumped, ensure_ascii=False)
 
     def pretty_definition(self) -> str:
         """For debugging: every tool's name, description and schema."""
@@ -252,18 +274,20 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
 
     def load_pending(
         self,
-        text: str,
+        dump: str | Mapping[str, Any],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         changed: Literal["raise", "refuse"] = "raise",
     ) -> list[PendingCall[Tool]]:
-        """Pending calls stored with `dump_pending`, validated again with this group's
-        tools. A call whose tool changed since (its arguments changed, it left the group,
+        """Pending calls stored with `dump_pending` (its JSON text or dict), validated
+        again with this group's tools, as one response's calls. A call whose tool changed since (its arguments changed, it left the group,
         or a tool of its name was added) never runs: by default `PendingCallError` is
         raised, its `.calls` holding every such call; with `changed="refuse"` each comes
         back in its place answered with a "refused" failure, and the rest of the batch
-        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
-        return load_pending(self, text, limits, changed)
+        as usual. Raises `PendingCallError` for anything that is not a `dump_pending`
+        dump, for a dump of a newer toolwire's format, and for one that lists a call id
+        twice."""
+        return load_pending(self, dump, limits, changed)
 
 
 def own_call(
@@ -278,9 +302,3 @@ def own_call(
 
 def _tools(group: object) -> Mapping[str, type[FunctionToolModel] | type[CustomToolModel]]:
     return group  # pyright: ignore[reportReturnType]  # the mixin is only used on dict groups
-
-
-def describe_ids(ids: Sequence[str]) -> str:
-    """A short, JSON-quoted list of call ids for error messages."""
-    shown = ", ".join(json.dumps(i) for i in ids[:10])
-    return shown + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")

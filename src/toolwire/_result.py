@@ -98,7 +98,12 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ()
+    __slots__ = ("_pending_origin",)
+
+    _pending_origin: tuple[tuple[str, ...], int]
+    """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
+    position of the call it answers, so `run_pending` can tell it from another answer
+    to the same id. Not a field: unset on every other result, costing nothing."""
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 

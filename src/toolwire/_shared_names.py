@@ -9,6 +9,7 @@ models) are `_lazy`'s: they load on first use.
 from __future__ import annotations
 
 from ._api import Api
+from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._definition import CustomToolFormat, GeminiResponseFormat
@@ -48,6 +49,7 @@ __all__ = [
     "AnyResponse",
     "AnyToolCall",
     "Api",
+    "ApprovalRequired",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",

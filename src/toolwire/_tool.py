@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import ResponseFormatJSONSchema
 
     from ._adapters.openai_chat.servers import ChatServer
+    from ._approval import ApprovalRequired
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -176,9 +177,11 @@ class ToolModel(pydantic.BaseModel):
     (and report `needs_approval` as pending calls). For a decision that depends on the
     arguments, override `model_tool_needs_approval` instead."""
 
-    def model_tool_needs_approval(self) -> bool:
+    def model_tool_needs_approval(self) -> bool | ApprovalRequired:
         """Override to decide from the validated arguments, e.g. only deletions outside
-        a scratch folder; by default `model_tool_requires_approval`."""
+        a scratch folder; by default `model_tool_requires_approval`. Return
+        `ApprovalRequired(hint, metadata=...)` instead of True to say why (shown to the
+        person deciding as `pending.approval`, stored by `dump_pending`)."""
         return self.model_tool_requires_approval
 
     @classmethod
