@@ -106,8 +106,10 @@ class GroupDefinitions:
         the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
         """
         api = check_api(api)
-        definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
-        return adapter(api).tool_definitions(definitions)
+        tools = _tools(self).values()
+        definitions: list[Any] = [tool.model_tool_definition(api) for tool in tools]
+        namespaces = [tool.model_tool_namespace for tool in tools]
+        return adapter(api).tool_definitions(definitions, namespaces)
 
     @overload
     def tool_choice(

@@ -19,7 +19,7 @@ from ._aio import (
 from ._api import Api
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
-from ._definition import CustomToolFormat, GeminiResponseFormat
+from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -107,6 +107,7 @@ __all__ = [
     "ToolGroup",
     "ToolHooks",
     "ToolModelType",
+    "ToolNamespace",
     "turn_status",
     "TurnEnded",
     "TurnStatus",

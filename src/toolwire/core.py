@@ -18,7 +18,7 @@ from ._core import (
     ToolGroup,
     ToolModelType,
 )
-from ._definition import CustomToolFormat, GeminiResponseFormat
+from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -106,6 +106,7 @@ __all__ = [
     "ToolGroup",
     "ToolHooks",
     "ToolModelType",
+    "ToolNamespace",
     "turn_status",
     "TurnEnded",
     "TurnStatus",

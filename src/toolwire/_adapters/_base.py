@@ -11,7 +11,7 @@ from ..exceptions import ToolDefinitionError, ToolwireError
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
-    from .._definition import CustomToolSpec, FunctionToolSpec
+    from .._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from .._media import MediaPlacement, Placement
     from .._parts import MediaPart
     from .._result import ToolCallResult
@@ -33,7 +33,13 @@ class Adapter(Protocol):
 
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]: ...
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        """The API's `tools` value from one definition per tool, in group order, and
+        the namespace of each (Responses nests a namespace's tools in one item)."""
+        ...
+
     def output_format(self, spec: FunctionToolSpec) -> Any: ...
     def tool_choice_params(
         self, choice: CheckedChoice, *, parallel: bool | None, thinking: object

@@ -42,7 +42,7 @@ if TYPE_CHECKING:
         ToolParam,
     )
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -72,6 +72,8 @@ class AnthropicAdapter:
             tool["description"] = spec.description
         if spec.strict:
             tool["strict"] = True
+        if spec.defer_loading:
+            tool["defer_loading"] = True
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
@@ -82,8 +84,10 @@ class AnthropicAdapter:
             "the OpenAI APIs."
         )
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return definitions  # namespaced tools go by their flat names
 
     def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
         # The format has no name or description field: the model's docstring goes at the

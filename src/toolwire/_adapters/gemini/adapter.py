@@ -86,7 +86,12 @@ from .turn import argument_streaming_error, enum_text, status_of
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec, GeminiResponseFormat
+    from ..._definition import (
+        CustomToolSpec,
+        FunctionToolSpec,
+        GeminiResponseFormat,
+        ToolNamespace,
+    )
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -130,7 +135,11 @@ class GeminiAdapter:
             "or offer it only on the OpenAI APIs."
         )
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Tool]:
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Tool]:
+        """One `types.Tool` holding every declaration (namespaced tools by their flat
+        names)."""
         from google.genai import types
 
         declarations = [

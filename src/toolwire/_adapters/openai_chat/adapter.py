@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import FunctionDefinition, ResponseFormatJSONSchema
     from openai.types.shared_params.response_format_json_schema import JSONSchema
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -72,8 +72,10 @@ class ChatCompletionsAdapter:
                 custom["format"] = {"type": "text"}
         return {"type": "custom", "custom": custom}
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return definitions  # namespaced tools go by their flat names
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatJSONSchema:
         check_openai_name(spec.name, self.api)

@@ -35,7 +35,8 @@ from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsEr
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
-from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
+from .definitions import nested
+from .items import CALL_KINDS, ClientCall, client_call, flat_name, unhandled_message
 from .replay import as_input_item
 from .results import attachments, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
@@ -48,7 +49,7 @@ if TYPE_CHECKING:
         ResponseInputItemParam,
     )
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -67,22 +68,27 @@ class ResponsesAdapter:
     # -- definitions ---------------------------------------------------------------
 
     def function_definition(self, spec: FunctionToolSpec) -> FunctionToolParam:
-        check_openai_name(spec.name, self.api)
-        return {
+        check_openai_name(spec.local_name, self.api)
+        definition: FunctionToolParam = {
             "type": "function",
-            "name": spec.name,
+            "name": spec.local_name,
             "description": spec.description,
             "parameters": spec.fresh_parameters(),
             "strict": spec.strict,
         }
+        if spec.defer_loading:
+            definition["defer_loading"] = True
+        return definition
 
     def custom_definition(self, spec: CustomToolSpec) -> CustomToolParam:
-        check_openai_name(spec.name, self.api)
+        check_openai_name(spec.local_name, self.api)
         definition: CustomToolParam = {
             "type": "custom",
-            "name": spec.name,
+            "name": spec.local_name,
             "description": spec.description,
         }
+        if spec.defer_loading:
+            definition["defer_loading"] = True
         fmt = spec.format
         if fmt is not None:
             if fmt["type"] == "grammar":
@@ -95,8 +101,10 @@ class ResponsesAdapter:
                 definition["format"] = {"type": "text"}
         return definition
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return nested(definitions, namespaces)
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
         check_openai_name(spec.name, self.api)
@@ -222,6 +230,8 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
             call_id, status, name = item.call_id, item.status, item.name
             if not call_id or not name or not (status == "completed" or status is None):
                 return None
+            if item.namespace is not None:
+                name = flat_name(name, item.namespace)
             calls.append(StandardToolCall("function", call_id, name, item.arguments))
         elif kind != "message" and kind != "reasoning":
             return None
@@ -250,6 +260,8 @@ def _read_items(
                     and name
                     and (status == "completed" or (status is None and not stopped_early))
                 ):
+                    if item.namespace is not None:
+                        name = flat_name(name, item.namespace)
                     calls.append(StandardToolCall("function", call_id, name, item.arguments))
                     continue
             get = partial(getattr, item)
@@ -271,11 +283,12 @@ def _read_items(
             continue
         call_id = call_text(get("call_id", None), "call_id", "responses")
         cut = is_cut(get("status", None), stopped_early, position == last)
+        name = call_text(get("name", None), "name", "responses") or ""
         calls.append(
             StandardToolCall(
                 "custom" if call_kind == "custom" else "function",
                 call_id or synthesized_id(response_id, len(calls)),
-                call_text(get("name", None), "name", "responses") or "",
+                flat_name(name, call_text(get("namespace", None), "namespace", "responses")),
                 get("input" if call_kind == "custom" else "arguments", None),
                 not call_id,
                 cut,

@@ -6,12 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from ..._api import RESPONSES_ITEM_TYPES
+from ..._definition import NAMESPACE_SEPARATOR
 from .._base import field
 
-__all__ = ["CALL_KINDS", "ClientCall", "client_call", "unhandled_message"]
+__all__ = ["CALL_KINDS", "ClientCall", "client_call", "flat_name", "unhandled_message"]
 
 CALL_KINDS: dict[str, str] = {"function_call": "function", "custom_tool_call": "custom"}
 """Item type -> `StandardToolCall.type`, for the calls toolwire runs."""
+
+
+def flat_name(name: str, namespace: str | None) -> str:
+    """The group's name for a call to `name` in `namespace`: the namespace's and the
+    tool's joined (`crm__get_customer`, see `ToolNamespace`). The API marks a top-level
+    tool that tool search loaded with a namespace of its own name: that is the name."""
+    if namespace and namespace != name:
+        return f"{namespace}{NAMESPACE_SEPARATOR}{name}"
+    return name
+
 
 _CLIENT_CALL_ANSWERS: dict[str, str] = {
     "computer_call": "computer_call_output",

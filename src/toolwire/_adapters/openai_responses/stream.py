@@ -39,7 +39,7 @@ from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, 
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
-from .items import CALL_KINDS
+from .items import CALL_KINDS, flat_name
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
@@ -142,7 +142,7 @@ class ResponsesStreamAccumulator:
             index,
             provider_index=index,
             call_id=item.call_id,
-            name=item.name,
+            name=flat_name(item.name, getattr(item, "namespace", None)),
             kind="custom" if call_kind == "custom" else "function",
         )
         events: list[StreamEvent] = [started]
