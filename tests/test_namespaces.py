@@ -132,16 +132,19 @@ def test_responses_nests_each_namespace_at_its_first_tool() -> None:
 
 def test_other_apis_get_flat_names() -> None:
     """Chat Completions, Anthropic and Gemini see each tool by its flat name; Anthropic
-    marks the deferred namespace's tools."""
+    marks the deferred namespace's tools, and the APIs without `defer_loading` offer them
+    once loaded."""
     group = ToolGroup.from_list([CrmGetCustomer, BillingGetCustomer])
     chat: list[Any] = group.tool_definitions("chat.completions")
+    assert [d["function"]["name"] for d in chat] == ["crm__get_customer"]
+    chat = group.tool_definitions("chat.completions", loaded=[BillingGetCustomer])
     assert [d["function"]["name"] for d in chat] == ["crm__get_customer", "billing__get_customer"]
     anthropic: list[Any] = group.tool_definitions("anthropic")
     assert [(d["name"], d.get("defer_loading")) for d in anthropic] == [
         ("crm__get_customer", None),
         ("billing__get_customer", True),
     ]
-    (gemini,) = group.tool_definitions("gemini")
+    (gemini,) = group.tool_definitions("gemini", loaded=["billing__get_customer"])
     declarations = gemini.function_declarations or []
     assert [d.name for d in declarations] == ["crm__get_customer", "billing__get_customer"]
 

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ._call import AnyToolCall, StandardToolCall
+    from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
 
 __all__ = [
@@ -140,6 +141,43 @@ class ToolGroup(
     ) -> None:
         """Add one tool. Raises if its name is taken."""
         self.update(check_tools([*self.values(), tool], namespace="aio"))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    def add_tool_search(
+        self,
+        *,
+        execution: ToolSearchExecution = "server",
+        server: ServerSearch = "bm25",
+        limit: int = 5,
+        search: Callable[
+            [list[str], list[type[ToolModelType[ContextIn, ContextOut]]]],
+            Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]
+            | Awaitable[Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]],
+        ]
+        | None = None,
+    ) -> None:
+        """Add the group's tool search, a tool named "tool_search" through which the model
+        finds the deferred tools (`model_tool_defer_loading`) and loads them.
+
+        `execution="server"`: where the API has a search tool, it searches (OpenAI
+        Responses `tool_search`; Anthropic `tool_search_tool_bm25`, or `_regex` with
+        `server="regex"`). Elsewhere, and with `execution="client"`, toolwire searches
+        and answers the call with the matches: `limit` at most, ranked as the README's
+        "Tool search" says, or by your `search(queries, tools)` (a plain or an `async def` function), which returns the
+        matching tool classes (or names) among `tools`, best first. Raises if the group
+        has a tool named "tool_search" already.
+        """
+        from ._search import SearchFunction, tool_search_class
+
+        search_tool = tool_search_class(
+            BaseFunctionToolModel,
+            self,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=cast("SearchFunction | None", search),
+            asynchronous=True,
+        )
+        self.add_tool(search_tool)  # pyright: ignore[reportArgumentType]
 
     async def run_tool_call(
         self,

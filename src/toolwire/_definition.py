@@ -18,18 +18,62 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAMESPACE_SEPARATOR",
+    "SEARCH_CONFIG",
+    "TOOL_SEARCH_NAME",
     "CustomToolFormat",
     "CustomToolSpec",
     "FunctionToolSpec",
     "GeminiResponseFormat",
     "GrammarFormat",
+    "ServerSearch",
     "TextFormat",
     "ToolNamespace",
+    "ToolSearchConfig",
+    "ToolSearchExecution",
+    "is_tool_search",
+    "search_config",
 ]
 
 NAMESPACE_SEPARATOR = "__"
 """What joins a namespace's name and a tool's name into the tool's flat name
 (`crm__get_customer`): its name on the APIs without namespaces, and in the group."""
+
+TOOL_SEARCH_NAME = "tool_search"
+"""The name of a group's tool search, on every API (a Responses `tool_search_call` has
+no name: toolwire reads it as a call to this one)."""
+
+ToolSearchExecution = Literal["server", "client"]
+"""Who runs a tool search: the API's server where it has a search tool ("server"), or
+toolwire ("client")."""
+
+ServerSearch = Literal["bm25", "regex"]
+"""Anthropic's server-side search: natural-language queries (BM25) or regular
+expressions."""
+
+SEARCH_CONFIG = "_toolwire_search"
+"""The class attribute holding a tool search class's `ToolSearchConfig`."""
+
+
+@dataclass(frozen=True, slots=True)
+class ToolSearchConfig:
+    """How a group's tool search runs (see `add_tool_search`)."""
+
+    execution: ToolSearchExecution
+    server: ServerSearch
+    limit: int
+    search: Callable[..., Any] | None
+
+
+def search_config(tool: object) -> ToolSearchConfig | None:
+    """The configuration of a group's tool search class; None for any other tool."""
+    config: ToolSearchConfig | None = getattr(tool, SEARCH_CONFIG, None)
+    return config
+
+
+def is_tool_search(tool: object) -> bool:
+    """Whether `tool` is a group's tool search class."""
+    return getattr(tool, SEARCH_CONFIG, None) is not None
+
 
 _NAMESPACE_NAME = re.compile(r"[a-zA-Z0-9_-]{1,64}")
 

@@ -33,6 +33,7 @@ from .._base import call_text, check_tool_name, field
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, place, tool_result_block
+from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
 if TYPE_CHECKING:
@@ -83,6 +84,10 @@ class AnthropicAdapter:
             "a function tool (BaseFunctionToolModel) with a string field, or offer it only on "
             "the OpenAI APIs."
         )
+
+    defers_natively = True
+    tool_search_definition = staticmethod(tool_search_definition)
+    loaded_tool_names = staticmethod(loaded_tool_names)
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]

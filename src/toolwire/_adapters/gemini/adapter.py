@@ -77,6 +77,7 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
@@ -134,6 +135,22 @@ class GeminiAdapter:
             "offered there. Make it a function tool (BaseFunctionToolModel) with a str field, "
             "or offer it only on the OpenAI APIs."
         )
+
+    defers_natively = False
+
+    def tool_search_definition(self, definition: Any, execution: Any, server: Any) -> Any:
+        """Gemini has no search tool of its own: toolwire's runs as a function."""
+        return definition
+
+    def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
+        """The tools named as loaded in the history's function responses (see
+        `_references`): `Content` objects, or their dict forms."""
+        names: list[str] = []
+        for content in history:
+            for part in _get(content, "parts") or ():
+                response = _get(_get(part, "function_response", "functionResponse"), "response")
+                names += loaded_names(_get(response, "output"))
+        return names
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]

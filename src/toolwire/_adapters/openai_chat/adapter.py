@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import api_or_none, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
@@ -71,6 +72,20 @@ class ChatCompletionsAdapter:
             else:
                 custom["format"] = {"type": "text"}
         return {"type": "custom", "custom": custom}
+
+    defers_natively = False
+
+    def tool_search_definition(self, definition: Any, execution: Any, server: Any) -> Any:
+        """Chat Completions has no search tool of its own: toolwire's runs as a function."""
+        return definition
+
+    def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
+        """The tools named as loaded in the history's tool messages (see `_references`)."""
+        names: list[str] = []
+        for message in history:
+            if field(message, "role") == "tool":
+                names += loaded_names(field(message, "content"))
+        return names
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
