@@ -384,3 +384,22 @@ def test_gemini_fallback_grows_the_next_tool_list() -> None:
     results = tools.run_tool_calls([call], None, api="gemini")
     history = tool_result_messages(results, "gemini")
     assert tools.loaded_tools(history, "gemini") == [StockLookup]
+
+
+def test_check_history_pairs_client_searches() -> None:
+    """A client-run `tool_search_call` needs its `tool_search_output`, and an output its
+    call; the recorded histories (server and client searches) pass."""
+    from toolwire.testing import check_history
+
+    recorded = case("test_tool_search__test_openai_execution_client_round_trip__i1")
+    history = recorded["request"]["input"]
+    assert check_history(history, "responses") == []
+    (missing,) = check_history(history[:2], "responses")
+    assert missing.message.endswith(
+        "has no tool_search_output with call_id 'call_dAz29NuO19FtcApDC03CTtjL' after it; "
+        "append one tool_search_output item per call, carrying its call_id"
+    )
+    (orphan,) = check_history([history[0], history[2]], "responses")
+    assert "but no tool_search_call before it has that call_id" in orphan.message
+    server = case("test_tool_search__test_openai_native_tool_search_with_deferred_capability__i1")
+    assert check_history(server["followup_request"]["input"], "responses") == []

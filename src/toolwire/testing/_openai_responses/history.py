@@ -9,6 +9,8 @@ What the live API rejects, and how each rule reads:
 - an output whose `call_id` matches no earlier call (live: "No tool call
   found for function call output with call_id ..."), including an output
   placed before its call;
+- the same for a `tool_search_call` the client runs (`execution: "client"`) and its
+  `tool_search_output` (a search the server ran has no `call_id` and pairs nothing);
 - a second output for one call, an output of the wrong kind (a
   `custom_tool_call_output` for a `function_call`), and a call or output
   without a `call_id`.
@@ -41,8 +43,18 @@ __all__ = [
 _OUTPUT_OF = {
     "function_call": "function_call_output",
     "custom_tool_call": "custom_tool_call_output",
+    "tool_search_call": "tool_search_output",
 }
 _CALL_OF = {output: call for call, output in _OUTPUT_OF.items()}
+_SEARCH_ITEMS = ("tool_search_call", "tool_search_output")
+
+
+def _kind(item: Mapping[str, Any]) -> str | None:
+    """The item's type; None for a tool search the server ran (nothing to pair)."""
+    kind = text_field(item, "type")
+    if kind in _SEARCH_ITEMS and text_field(item, "execution") != "client":
+        return None
+    return kind
 
 
 class _Call:
@@ -72,7 +84,7 @@ def responses_history_problems(
     later_calls = _first_call_positions(items)
     references = any(text_field(item, "type") == "item_reference" for item in items)
     for index, item in enumerate(items):
-        kind = text_field(item, "type")
+        kind = _kind(item)
         call_id = text_field(item, "call_id")
         if kind in _OUTPUT_OF:
             name = text_field(item, "name") or "unnamed"
@@ -125,7 +137,7 @@ def _first_call_positions(items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     positions: dict[str, int] = {}
     for index, item in enumerate(items):
         call_id = text_field(item, "call_id")
-        if text_field(item, "type") in _OUTPUT_OF and call_id:
+        if _kind(item) in _OUTPUT_OF and call_id:
             positions.setdefault(call_id, index)
     return positions
 
@@ -159,7 +171,8 @@ def _output(
                     where.index(index),
                     f"{where(index)} ({kind}) answers {call_id!r}, which is a {call.kind} "
                     f"({where(call.index)}); answer a function_call with a "
-                    "function_call_output and a custom_tool_call with a custom_tool_call_output",
+                    "function_call_output, a custom_tool_call with a custom_tool_call_output "
+                    "and a tool_search_call with a tool_search_output",
                 )
             ]
         return []
@@ -186,8 +199,8 @@ def _output(
     return [
         HistoryProblem(
             where.index(index),
-            f"{where(index)} ({kind}) has call_id {call_id!r}, but no function_call or "
-            "custom_tool_call before it has that call_id; give each output the call_id of a "
+            f"{where(index)} ({kind}) has call_id {call_id!r}, but no {_CALL_OF[kind]} "
+            "before it has that call_id; give each output the call_id of a "
             f"call that comes before it in the input{unanswerable_hint}",
         )
     ]
