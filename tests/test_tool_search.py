@@ -403,3 +403,35 @@ def test_check_history_pairs_client_searches() -> None:
     assert "but no tool_search_call before it has that call_id" in orphan.message
     server = case("test_tool_search__test_openai_native_tool_search_with_deferred_capability__i1")
     assert check_history(server["followup_request"]["input"], "responses") == []
+
+
+def test_stream_carries_a_client_search_into_the_final_response() -> None:
+    """A streamed `tool_search_call` the client runs starts and completes as a call
+    (its arguments whole at the end), and `final_response()` holds it for the search to
+    answer and for replay."""
+    from tests.test_responses_support import sdk_events, sse_text
+    from toolwire.core import ToolCallCompleted, ToolCallStarted, ToolCallStream
+
+    recorded = case("test_tool_search__test_openai_execution_client_round_trip__i1")
+    item = recorded["request"]["input"][1]
+    started = {**item, "status": "in_progress", "arguments": {}}
+    body = response_json(item)
+    events = [
+        {"type": "response.created", "response": {**body, "status": "in_progress", "output": []}},
+        {"type": "response.output_item.added", "output_index": 0, "item": started},
+        {"type": "response.output_item.done", "output_index": 0, "item": item},
+        {"type": "response.completed", "response": body},
+    ]
+    stream = ToolCallStream("responses")
+    happened = [e for event in sdk_events(sse_text(events)) for e in stream.feed(event)]
+    starts = [e for e in happened if isinstance(e, ToolCallStarted)]
+    completions = [e for e in happened if isinstance(e, ToolCallCompleted)]
+    assert [(e.call_id, e.name) for e in starts] == [(item["call_id"], "tool_search")]
+    assert [(c.call.type, c.call.input) for c in completions] == [
+        ("tool_search", item["arguments"])
+    ]
+    final = stream.final_response()
+    assert assistant_messages(final, "responses") == [item]
+    (result,) = group(execution="client").run_tool_calls(final, None)
+    (output,) = cast("list[Any]", tool_result_messages([result], "responses"))
+    assert [t["name"] for t in output["tools"]] == ["get_exchange_rate"]
