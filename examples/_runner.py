@@ -17,7 +17,7 @@ from typing import Any
 EXAMPLES = Path(__file__).resolve().parent
 API_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
 ORDER = ("chat", "responses", "anthropic", "gemini")
-KINDS = ("tool", "group", "output", "stream", "media", "traced", "approval", "mcp")
+KINDS = ("tool", "group", "output", "stream", "media", "traced", "approval", "mcp", "search")
 
 
 def example_names() -> list[str]:
