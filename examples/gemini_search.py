@@ -65,7 +65,7 @@ def main() -> None:
     ]
     for _ in range(5):  # a budget of model turns
         loaded = tools.loaded_tools(history, "gemini")
-        (declared,) = tools.tool_definitions("gemini", loaded=loaded)
+        declared: types.Tool = tools.tool_definitions("gemini", loaded=loaded)[0]
         print("declared:", ", ".join(d.name or "" for d in declared.function_declarations or []))
         config = types.GenerateContentConfig(tools=[declared])
         response = client.models.generate_content(

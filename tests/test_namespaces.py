@@ -145,7 +145,7 @@ def test_other_apis_get_flat_names() -> None:
         ("billing__get_customer", True),
     ]
     (gemini,) = group.tool_definitions("gemini", loaded=["billing__get_customer"])
-    declarations = gemini.function_declarations or []
+    declarations: list[Any] = gemini.function_declarations or []
     assert [d.name for d in declarations] == ["crm__get_customer", "billing__get_customer"]
 
 

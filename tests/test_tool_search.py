@@ -131,7 +131,8 @@ def test_server_search_definitions() -> None:
     chat: list[Any] = tools.tool_definitions("chat.completions")
     assert [d["function"]["name"] for d in chat] == ["get_weather", "tool_search"]
     (gemini,) = tools.tool_definitions("gemini", loaded=[StockLookup])
-    assert [d.name for d in gemini.function_declarations or []] == [
+    declarations: list[Any] = gemini.function_declarations or []
+    assert [d.name for d in declarations] == [
         "get_weather",
         "stock_lookup",
         "tool_search",
@@ -209,7 +210,11 @@ def test_responses_own_search_function_and_nothing_found() -> None:
 
 def test_search_function_returning_a_stranger_raises() -> None:
     """A search function naming a tool that is not deferred is a developer mistake."""
-    tools = group(execution="client", search=lambda queries, tools: ["get_weather"])
+
+    def search(queries: list[str], tools: list[Any]) -> list[str]:
+        return ["get_weather"]
+
+    tools = group(execution="client", search=search)
     call = {
         "id": "call_1",
         "type": "function",
@@ -295,7 +300,7 @@ def test_anthropic_reference_to_a_loaded_tool_is_text() -> None:
             return ["Loaded.", ToolReference(GetWeather), ToolReference(StockLookup)], None
 
     tools = ToolGroup.from_list([GetWeather, StockLookup, LoadWeather])
-    call = {"type": "tool_use", "id": "toolu_1", "name": "LoadWeather", "input": {}}
+    call: dict[str, Any] = {"type": "tool_use", "id": "toolu_1", "name": "LoadWeather", "input": {}}
     results = tools.run_tool_calls([call], None, api="anthropic")
     (message,) = tool_result_messages(results, "anthropic")
     (block,) = cast("list[Any]", message["content"])
@@ -414,9 +419,9 @@ def test_stream_carries_a_client_search_into_the_final_response() -> None:
 
     recorded = case("test_tool_search__test_openai_execution_client_round_trip__i1")
     item = recorded["request"]["input"][1]
-    started = {**item, "status": "in_progress", "arguments": {}}
+    started: dict[str, Any] = {**item, "status": "in_progress", "arguments": {}}
     body = response_json(item)
-    events = [
+    events: list[dict[str, Any]] = [
         {"type": "response.created", "response": {**body, "status": "in_progress", "output": []}},
         {"type": "response.output_item.added", "output_index": 0, "item": started},
         {"type": "response.output_item.done", "output_index": 0, "item": item},

@@ -128,29 +128,19 @@ class ToolGroup(
         ]
         | None = None,
     ) -> None:
-        """Add the group's tool search, a tool named "tool_search" through which the model
-        finds the deferred tools (`model_tool_defer_loading`) and loads them.
+        """Add the group's tool search: as `toolwire.core.ToolGroup.add_tool_search`
+        says, and your `search` function may also be `async def`."""
+        from ._search import add_tool_search
 
-        `execution="server"`: where the API has a search tool, it searches (OpenAI
-        Responses `tool_search`; Anthropic `tool_search_tool_bm25`, or `_regex` with
-        `server="regex"`). Elsewhere, and with `execution="client"`, toolwire searches
-        and answers the call with the matches: `limit` at most, ranked as the README's
-        "Tool search" says, or by your `search(queries, tools)` (a plain or an `async def` function), which returns the
-        matching tool classes (or names) among `tools`, best first. Raises if the group
-        has a tool named "tool_search" already.
-        """
-        from ._search import SearchFunction, tool_search_class
-
-        search_tool = tool_search_class(
-            BaseFunctionToolModel,
+        add_tool_search(
             self,
+            BaseFunctionToolModel,
             execution=execution,
             server=server,
             limit=limit,
-            search=cast("SearchFunction | None", search),
+            search=search,
             asynchronous=True,
         )
-        self.add_tool(search_tool)  # pyright: ignore[reportArgumentType]
 
     async def run_tool_call(
         self,

@@ -133,18 +133,17 @@ class ToolGroup(
         matching tool classes (or names) among `tools`, best first. Raises if the group
         has a tool named "tool_search" already.
         """
-        from ._search import SearchFunction, tool_search_class
+        from ._search import add_tool_search
 
-        search_tool = tool_search_class(
-            BaseFunctionToolModel,
+        add_tool_search(
             self,
+            BaseFunctionToolModel,
             execution=execution,
             server=server,
             limit=limit,
-            search=cast("SearchFunction | None", search),
+            search=search,
             asynchronous=False,
         )
-        self.add_tool(search_tool)  # pyright: ignore[reportArgumentType]
 
     def run_tool_call(
         self,

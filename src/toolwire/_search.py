@@ -52,6 +52,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "SearchFunction",
+    "add_tool_search",
     "rank_tools",
     "searchable_tools",
     "tool_search_class",
@@ -78,6 +79,30 @@ _DESCRIPTION = (
 def searchable_tools(group: Mapping[str, type[ToolModel]]) -> list[type[ToolModel]]:
     """The deferred tools of `group`, in group order: what a search looks through."""
     return [tool for tool in group.values() if tool._deferred() and not is_tool_search(tool)]
+
+
+def add_tool_search(
+    group: Any,
+    base: type[ToolModel],
+    *,
+    execution: ToolSearchExecution,
+    server: ServerSearch,
+    limit: int,
+    search: Any,
+    asynchronous: bool,
+) -> None:
+    """Add `group`'s tool search (see `ToolGroup.add_tool_search`), a `base` subclass."""
+    group.add_tool(
+        tool_search_class(
+            base,
+            group,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=search,
+            asynchronous=asynchronous,
+        )
+    )
 
 
 def tool_search_class(
