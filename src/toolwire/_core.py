@@ -23,6 +23,7 @@ from .exceptions import ErrorForLLMToSee
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
@@ -151,7 +152,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         hooks: ToolHooks | None = None,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call with the tool of its name. Never raises for anything
@@ -166,7 +167,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
@@ -209,7 +210,7 @@ class ToolGroup(
         approve: Callable[[PendingCall[Any]], bool | str],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,

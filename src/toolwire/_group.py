@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
@@ -92,7 +93,10 @@ class GroupDefinitions:
 
     @overload
     def tool_definitions(
-        self, api: Literal["chat.completions"], *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Literal["chat.completions"] | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
     def tool_definitions(
@@ -108,7 +112,7 @@ class GroupDefinitions:
     ) -> list[Any]: ...
     @overload
     def tool_definitions(
-        self, api: Api, *, loaded: Iterable[type[ToolModel] | str] = ()
+        self, api: Api | ChatServer, *, loaded: Iterable[type[ToolModel] | str] = ()
     ) -> (
         list[ChatCompletionToolUnionParam]
         | list[ResponsesToolParam]
@@ -116,7 +120,7 @@ class GroupDefinitions:
         | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api, *, loaded: Iterable[type[ToolModel] | str] = ()
+        self, api: Api | ChatServer, *, loaded: Iterable[type[ToolModel] | str] = ()
     ) -> (
         list[ChatCompletionToolUnionParam]
         | list[ResponsesToolParam]
@@ -137,7 +141,7 @@ class GroupDefinitions:
         searches loaded). The group's tool search (`add_tool_search`) is the API's own
         search tool where its server runs it.
         """
-        api = check_api(api)
+        check_api(api)
         api_adapter = adapter(api)
         tools: Iterable[type[ToolModel]] = _tools(self).values()
         if not api_adapter.defers_natively:
@@ -156,7 +160,9 @@ class GroupDefinitions:
             namespaces.append(tool.model_tool_namespace)
         return api_adapter.tool_definitions(definitions, namespaces)
 
-    def loaded_tools(self, history: Sequence[object], api: Api) -> list[type[ToolModel]]:
+    def loaded_tools(
+        self, history: Sequence[object], api: Api | ChatServer
+    ) -> list[type[ToolModel]]:
         """The deferred tools of this group that the searches in `history` loaded (the
         messages or items you send the API, in its own forms), in group order: found by
         the group's tool search, by the API's own search, or returned as `ToolReference`
@@ -166,16 +172,18 @@ class GroupDefinitions:
         loaded=...)` so the next request offers them. (OpenAI Responses and Anthropic
         keep track of loaded tools themselves.)
         """
-        names = set(adapter(check_api(api)).loaded_tool_names(history))
+        check_api(api)
+        names = set(adapter(api).loaded_tool_names(history))
         return [tool for name, tool in _tools(self).items() if name in names and tool._deferred()]
 
     @overload
     def tool_choice(
         self,
-        api: Literal["chat.completions"],
+        api: Literal["chat.completions"] | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
     ) -> ChatToolChoiceParams: ...
     @overload
     def tool_choice(
@@ -205,7 +213,7 @@ class GroupDefinitions:
     @overload
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
@@ -218,7 +226,7 @@ class GroupDefinitions:
     ): ...
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
@@ -236,7 +244,10 @@ class GroupDefinitions:
         one tool class of this group (that tool must be called). `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
-        thinking is on; a forced choice is then refused, as the API would.
+        thinking is on; a forced choice is then refused, as the API would. On a
+        `ChatServer` that refuses a forced choice while it thinks (DeepSeek, Kimi):
+        False (or `{"type": "disabled"}`) when the request turns thinking off; by
+        default the server thinks, and a forced choice is refused.
         Raises `ToolChoiceError` for what the API would reject.
         """
         from ._tool_choice import tool_choice_params
@@ -284,7 +295,7 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         other_calls: Literal["raise", "ignore"] = "raise",
     ) -> list[PendingCall[Tool]]:
         """Validate every call without running any: one `PendingCall` per call, in order,
