@@ -49,6 +49,13 @@ _CALL_OF = {output: call for call, output in _OUTPUT_OF.items()}
 _SEARCH_ITEMS = ("tool_search_call", "tool_search_output")
 
 
+def _calls_answered_by(kind: str) -> str:
+    """The calls an output of `kind` may answer, as its error names them."""
+    return (
+        "tool_search_call" if kind == "tool_search_output" else "function_call or custom_tool_call"
+    )
+
+
 def _kind(item: Mapping[str, Any]) -> str | None:
     """The item's type; None for a tool search the server ran (nothing to pair)."""
     kind = text_field(item, "type")
@@ -171,8 +178,7 @@ def _output(
                     where.index(index),
                     f"{where(index)} ({kind}) answers {call_id!r}, which is a {call.kind} "
                     f"({where(call.index)}); answer a function_call with a "
-                    "function_call_output, a custom_tool_call with a custom_tool_call_output "
-                    "and a tool_search_call with a tool_search_output",
+                    "function_call_output and a custom_tool_call with a custom_tool_call_output",
                 )
             ]
         return []
@@ -199,7 +205,7 @@ def _output(
     return [
         HistoryProblem(
             where.index(index),
-            f"{where(index)} ({kind}) has call_id {call_id!r}, but no {_CALL_OF[kind]} "
+            f"{where(index)} ({kind}) has call_id {call_id!r}, but no {_calls_answered_by(kind)} "
             "before it has that call_id; give each output the call_id of a "
             f"call that comes before it in the input{unanswerable_hint}",
         )
