@@ -36,6 +36,7 @@ if TYPE_CHECKING:
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
+    from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
 
 __all__ = [
@@ -115,6 +116,33 @@ class ToolGroup(
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
+
+    def add_tool_search(
+        self,
+        *,
+        execution: ToolSearchExecution = "server",
+        server: ServerSearch = "bm25",
+        limit: int = 5,
+        search: Callable[
+            [list[str], list[type[ToolModelType[ContextIn, ContextOut]]]],
+            Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]
+            | Awaitable[Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]],
+        ]
+        | None = None,
+    ) -> None:
+        """Add the group's tool search: as `toolwire.core.ToolGroup.add_tool_search`
+        says, and your `search` function may also be `async def`."""
+        from ._search import add_tool_search
+
+        add_tool_search(
+            self,
+            BaseFunctionToolModel,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=search,
+            asynchronous=True,
+        )
 
     async def run_tool_call(
         self,

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
+    from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
 
 __all__ = [
@@ -109,6 +110,41 @@ class ToolGroup(
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
+
+    def add_tool_search(
+        self,
+        *,
+        execution: ToolSearchExecution = "server",
+        server: ServerSearch = "bm25",
+        limit: int = 5,
+        search: Callable[
+            [list[str], list[type[ToolModelType[ContextIn, ContextOut]]]],
+            Sequence[type[ToolModelType[ContextIn, ContextOut]] | str],
+        ]
+        | None = None,
+    ) -> None:
+        """Add the group's tool search, a tool named "tool_search" through which the model
+        finds the deferred tools (`model_tool_defer_loading`) and loads them.
+
+        `execution="server"`: where the API has a search tool, it searches (OpenAI
+        Responses `tool_search`; Anthropic `tool_search_tool_bm25`, or `_regex` with
+        `server="regex"`). Elsewhere, and with `execution="client"`, toolwire searches
+        and answers the call with the matches: `limit` at most, ranked as the README's
+        "Tool search" says, or by your `search(queries, tools)`, which returns the
+        matching tool classes (or names) among `tools`, best first. Raises if the group
+        has a tool named "tool_search" already.
+        """
+        from ._search import add_tool_search
+
+        add_tool_search(
+            self,
+            BaseFunctionToolModel,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=search,
+            asynchronous=False,
+        )
 
     def run_tool_call(
         self,

@@ -614,7 +614,7 @@ def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | N
                     raise ValueError(f"calls[{index}] has no {key!r}")
                 if not isinstance(fields[key], kinds):
                     raise TypeError(f"calls[{index}][{key!r}] is a {type(fields[key]).__name__}")
-            if fields["type"] not in ("function", "custom"):
+            if fields["type"] not in ("function", "custom", "tool_search"):
                 raise ValueError(f"calls[{index}]['type'] is {fields['type']!r}")
             call = StandardToolCall(
                 fields["type"],
