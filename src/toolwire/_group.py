@@ -115,6 +115,7 @@ class GroupDefinitions:
         api: Literal["chat.completions"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> ChatToolChoiceParams: ...
     @overload
@@ -123,6 +124,7 @@ class GroupDefinitions:
         api: Literal["responses"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> ResponsesToolChoiceParams: ...
     @overload
@@ -131,6 +133,7 @@ class GroupDefinitions:
         api: Literal["anthropic"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> AnthropicToolChoiceParams: ...
@@ -140,6 +143,7 @@ class GroupDefinitions:
         api: Literal["gemini"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> GeminiToolChoiceParams: ...
     @overload
@@ -148,6 +152,7 @@ class GroupDefinitions:
         api: Api,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
@@ -161,6 +166,7 @@ class GroupDefinitions:
         api: Api,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
@@ -173,7 +179,12 @@ class GroupDefinitions:
         own words: splat them into the create call (Gemini: into `GenerateContentConfig`).
 
         `choice`: "auto" (the model decides), "none", "required" (at least one call), or
-        one tool class of this group (that tool must be called). `parallel`: allow
+        one tool class of this group (that tool must be called). `among`: tool classes of
+        this group; "auto" or "required" then applies to them only, while the request
+        still offers the whole group (OpenAI `allowed_tools`; Gemini `allowed_function_names`
+        with ANY, or VALIDATED for "auto"), so the prompt cache holds. Anthropic has no
+        such choice: its params carry the subset as `tools` (send them instead of your
+        own), and a `PromptCacheWarning` says the cache changes. `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
         thinking is on; a forced choice is then refused, as the API would.
@@ -181,7 +192,9 @@ class GroupDefinitions:
         """
         from ._tool_choice import tool_choice_params
 
-        params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
+        params = tool_choice_params(
+            _tools(self), api, choice, among=among, parallel=parallel, thinking=thinking
+        )
         return params  # pyright: ignore[reportReturnType]
 
     def dump_pending(self, pending: Sequence[PendingCall[Any]]) -> str:

@@ -25,6 +25,7 @@ from .._fake import (
     FakeRequest,
     FakeServer,
     FakeTool,
+    allow_only,
     arguments_text,
     joined_text,
     json_list,
@@ -87,6 +88,8 @@ class AnthropicCodec:
         ]
         request = FakeRequest(tools=tools, stream=body.get("stream") is True)
         request.tool_choice_none = text_field(body.get("tool_choice"), "type") == "none"
+        if text_field(body.get("tool_choice"), "type") == "tool":
+            allow_only(request, [field(body.get("tool_choice"), "name")], "tool_choice.name")
         fmt = field(body.get("output_config"), "format")
         if text_field(fmt, "type") == "json_schema":
             request.output_schema = field(fmt, "schema") or {}
