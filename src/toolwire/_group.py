@@ -8,6 +8,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
 from ._api import Api, adapter, check_api
+from ._definition import CacheBreakpoint, cache_ttl
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, normalize_format
 from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
@@ -79,35 +80,49 @@ class GroupDefinitions:
 
     @overload
     def tool_definitions(
-        self, api: Literal["chat.completions"]
+        self, api: Literal["chat.completions"], *, cache_breakpoint: CacheBreakpoint = False
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
-    def tool_definitions(self, api: Literal["responses"]) -> list[ResponsesToolParam]: ...
-    @overload
-    def tool_definitions(self, api: Literal["anthropic"]) -> list[ToolParam]: ...
-    @overload
-    def tool_definitions(self, api: Literal["gemini"]) -> list[Any]: ...
+    def tool_definitions(
+        self, api: Literal["responses"], *, cache_breakpoint: CacheBreakpoint = False
+    ) -> list[ResponsesToolParam]: ...
     @overload
     def tool_definitions(
-        self, api: Api
+        self, api: Literal["anthropic"], *, cache_breakpoint: CacheBreakpoint = False
+    ) -> list[ToolParam]: ...
+    @overload
+    def tool_definitions(
+        self, api: Literal["gemini"], *, cache_breakpoint: CacheBreakpoint = False
+    ) -> list[Any]: ...
+    @overload
+    def tool_definitions(
+        self, api: Api, *, cache_breakpoint: CacheBreakpoint = False
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api
+        self, api: Api, *, cache_breakpoint: CacheBreakpoint = False
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ):
         """The value for the API's `tools` parameter: every tool, in group order.
 
-        Fresh objects each call, so you may mutate them (e.g. add `cache_control`).
-        For Gemini: a list of one `types.Tool` holding every function declaration,
-        typed `list[Any]` because google-genai's `tools` parameter changes type when
-        the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
+        Fresh objects each call, so you may mutate them. `cache_breakpoint=True` (or a
+        lifetime: "5m", "1h") ends the tool list with a prompt-cache breakpoint on
+        Anthropic (`cache_control` on the last definition), so later requests reuse the
+        cached tools; the other APIs cache the tools, which open the prompt, on their
+        own, and get nothing. For Gemini: a list of one `types.Tool` holding every
+        function declaration, typed `list[Any]` because google-genai's `tools` parameter
+        changes type when the `mcp` package is installed (a `list[types.Tool]` then no
+        longer fits it).
         """
         api = check_api(api)
+        ttl = cache_ttl(cache_breakpoint)
         definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
-        return adapter(api).tool_definitions(definitions)
+        rendered = adapter(api).tool_definitions(definitions)
+        if ttl is not False:
+            adapter(api).mark_cache_breakpoint(rendered, ttl, where="tools")
+        return rendered
 
     @overload
     def tool_choice(

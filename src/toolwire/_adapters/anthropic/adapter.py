@@ -32,7 +32,7 @@ from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, place, tool_result_block
+from .results import attachment_blocks, cache_control, place, tool_result_block
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
 if TYPE_CHECKING:
@@ -61,6 +61,7 @@ class AnthropicAdapter:
     api: Literal["anthropic"] = "anthropic"
     output_always_strict = True
     """`output_config.format` has no strict flag: it always constrains to the subset."""
+    native_input_examples = True
 
     # -- definitions ---------------------------------------------------------------
 
@@ -72,6 +73,10 @@ class AnthropicAdapter:
             tool["description"] = spec.description
         if spec.strict:
             tool["strict"] = True
+        if spec.input_examples:
+            tool["input_examples"] = [dict(example) for example in spec.input_examples]
+        if spec.eager_input_streaming:
+            tool["eager_input_streaming"] = True
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
@@ -84,6 +89,19 @@ class AnthropicAdapter:
 
     def tool_definitions(self, definitions: list[Any]) -> list[Any]:
         return definitions
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """`cache_control` on the last definition, or on the last block of the user
+        message answering a turn: the cache then holds everything up to it."""
+        control = cache_control(ttl)
+        if not rendered:
+            return
+        if where == "tools":
+            rendered[-1]["cache_control"] = control
+        else:
+            rendered[-1]["content"][-1]["cache_control"] = control
 
     def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
         # The format has no name or description field: the model's docstring goes at the

@@ -109,6 +109,7 @@ class GeminiAdapter:
 
     api: Literal["gemini"] = "gemini"
     output_always_strict = False
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -129,6 +130,12 @@ class GeminiAdapter:
             "offered there. Make it a function tool (BaseFunctionToolModel) with a str field, "
             "or offer it only on the OpenAI APIs."
         )
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: Gemini caches prompt prefixes on its own (explicit caching is a
+        separate `CachedContent`), with no breakpoint to set."""
 
     def tool_definitions(self, definitions: list[Any]) -> list[Tool]:
         from google.genai import types

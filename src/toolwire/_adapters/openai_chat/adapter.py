@@ -45,6 +45,7 @@ class ChatCompletionsAdapter:
 
     api: Literal["chat.completions"] = "chat.completions"
     output_always_strict = False
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -71,6 +72,11 @@ class ChatCompletionsAdapter:
             else:
                 custom["format"] = {"type": "text"}
         return {"type": "custom", "custom": custom}
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: the API caches prompt prefixes on its own, with no breakpoint to set."""
 
     def tool_definitions(self, definitions: list[Any]) -> list[Any]:
         return definitions

@@ -37,7 +37,7 @@ from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
 from .replay import as_input_item
-from .results import attachments, output_item, place
+from .results import attachments, mark_breakpoint, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
@@ -63,6 +63,7 @@ class ResponsesAdapter:
 
     api: Literal["responses"] = "responses"
     output_always_strict = False
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -97,6 +98,13 @@ class ResponsesAdapter:
 
     def tool_definitions(self, definitions: list[Any]) -> list[Any]:
         return definitions
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """A `prompt_cache_breakpoint` on the last content part of the turn's answer (an
+        output's text becomes its one `input_text` part); tool definitions take none."""
+        mark_breakpoint(rendered, ttl, tools=where == "tools")
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
         check_openai_name(spec.name, self.api)

@@ -35,6 +35,7 @@ from .._fake import (
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes
+from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
 from .tools import anthropic_tool_definition_problem
@@ -67,7 +68,9 @@ class AnthropicCodec:
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         messages = json_list(body.get("messages"))
-        problems = anthropic_history_problems(messages)
+        system = body.get("system")
+        outside = breakpoint_count(body.get("tools")) + breakpoint_count(system)
+        problems = anthropic_history_problems(messages, outside_breakpoints=outside)
         problems += anthropic_media_problems(messages)
         problems += _signature_problems(messages)
         if _thinking_enabled(body):
