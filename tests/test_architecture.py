@@ -324,8 +324,8 @@ def test_the_graph_reader_sees_what_the_rules_rely_on() -> None:
     packages an import runs, and does not follow the registry's lazy load."""
     read = GRAPH["toolwire._call"]
     assert "toolwire._read" in read.imports  # inside StandardToolCall.from_any_call
-    assert "toolwire._stream" in GRAPH["toolwire.core"].type_only
-    assert "toolwire._stream" not in GRAPH["toolwire.core"].imports
+    assert "toolwire._stream" in GRAPH["toolwire._lazy"].type_only  # the lazy names' types
+    assert "toolwire._stream" not in GRAPH["toolwire._lazy"].imports
     chat = GRAPH["toolwire._adapters.openai_chat.stream"]
     assert {"toolwire._streaming", "toolwire._streaming._events"} <= chat.imports
     assert not any(t.startswith("toolwire._adapters") for t in GRAPH["toolwire._api"].imports)

@@ -16,7 +16,7 @@ from anthropic.types import Message
 from google.genai import types as genai
 
 from toolwire import aio
-from toolwire._shares import shares_input
+from toolwire._plan import shares_input
 from toolwire.core import (
     BaseFunctionToolModel,
     StandardToolCall,

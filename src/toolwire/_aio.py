@@ -7,7 +7,7 @@ import asyncio
 import heapq
 import inspect
 from collections.abc import Awaitable, Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
@@ -15,20 +15,19 @@ from ._api import Api
 from ._batch import (
     UnexpectedErrors,
     batch_error,
-    check_timeout,
-    refuse_unexpected_errors,
+    check_settings,
     timeout_failure,
     unexpected_failure,
 )
-from ._group import GroupDefinitions, check_tools
+from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
+from ._pending import PendingCall, decide, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult
-from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
 from .exceptions import ErrorForLLMToSee, HandlerCancelledError
 
 if TYPE_CHECKING:
@@ -51,53 +50,36 @@ _In = TypeVar("_In")
 _Out = TypeVar("_Out")
 
 
-class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
+class _AsyncHandler(Generic[ContextIn, ContextOut]):
+    """What both tool bases of toolwire.aio add to their kind: an `async def` handler, and
+    the method that runs one call of the tool."""
+
+    _toolwire_namespace = "aio"
+
+    async def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
+        """Override: handle a valid call. Return `(what the model sees, context for you)`:
+        text, or a sequence of text, `ImagePart` and `FilePart`."""
+        raise NotImplementedError(missing_handler(self))
+
+    @classmethod
+    async def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        return await _run(*own_call(cast("type[ToolModel]", cls), call), context, limits)
+
+
+class BaseFunctionToolModel(FunctionToolModel, _AsyncHandler[ContextIn, ContextOut]):
     """A function tool with an `async def` handler: a pydantic model whose fields are the
     arguments the model sends. Run sync work inside it with `asyncio.to_thread`."""
 
-    _toolwire_namespace: ClassVar[str] = "aio"
 
-    async def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
-        """Override: handle a valid call. Return `(what the model sees, context for you)`:
-        text, or a sequence of text, `ImagePart` and `FilePart`."""
-        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format().")  # fmt: skip
-
-    @classmethod
-    async def model_tool_run_tool_call(
-        cls,
-        call: AnyToolCall,
-        context: ContextIn,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-    ) -> ToolCallResult[ContextOut]:
-        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        std = read_call(call)
-        tool = cls if std.name == cls.model_tool_name() else None
-        return await _run(tool, std, context, limits, {cls.model_tool_name(): cls})
-
-
-class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
+class BaseCustomToolModel(CustomToolModel, _AsyncHandler[ContextIn, ContextOut]):
     """An OpenAI custom tool with an `async def` handler: the model sends free text."""
-
-    _toolwire_namespace: ClassVar[str] = "aio"
-
-    async def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
-        """Override: handle a valid call. Return `(what the model sees, context for you)`:
-        text, or a sequence of text, `ImagePart` and `FilePart`."""
-        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool.")  # fmt: skip
-
-    @classmethod
-    async def model_tool_run_tool_call(
-        cls,
-        call: AnyToolCall,
-        context: ContextIn,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-    ) -> ToolCallResult[ContextOut]:
-        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        std = read_call(call)
-        tool = cls if std.name == cls.model_tool_name() else None
-        return await _run(tool, std, context, limits, {cls.model_tool_name(): cls})
 
 
 finish_base(BaseFunctionToolModel, public=True)
@@ -105,18 +87,17 @@ finish_base(BaseCustomToolModel, public=True)
 
 
 class ToolGroup(
-    dict[
-        str,
-        type[BaseFunctionToolModel[ContextIn, ContextOut]]
-        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    SharedGroup[
+        BaseFunctionToolModel[ContextIn, ContextOut] | BaseCustomToolModel[ContextIn, ContextOut]
     ],
-    GroupDefinitions,
     Generic[ContextIn, ContextOut],
 ):
     """Async tools sharing one context type, dispatched by name. A dict of name -> tool.
 
     Build it with `ToolGroup.from_list([...])`, which refuses duplicate names.
     """
+
+    _toolwire_namespace = "aio"
 
     @classmethod
     def from_list(
@@ -133,14 +114,6 @@ class ToolGroup(
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
 
-    def add_tool(
-        self,
-        tool: type[BaseFunctionToolModel[ContextIn, ContextOut]]
-        | type[BaseCustomToolModel[ContextIn, ContextOut]],
-    ) -> None:
-        """Add one tool. Raises if its name is taken."""
-        self.update(check_tools([*self.values(), tool], namespace="aio"))  # pyright: ignore[reportCallIssue, reportArgumentType]
-
     async def run_tool_call(
         self,
         call: AnyToolCall,
@@ -153,8 +126,8 @@ class ToolGroup(
         """Validate and run one call with the tool of its name. Never raises for anything
         the model sent; unexpected handler exceptions propagate. `hooks`: your code
         before and after the handler runs (sync or async)."""
-        std = read_call(call, api=api)
-        return await _run(self.get(std.name), std, context, limits, self, hooks)
+        read = read_call(call, api=api)
+        return await _run(self.get(read.name), read, self, context, limits, hooks)
 
     async def run_tool_calls(
         self,
@@ -202,27 +175,9 @@ class ToolGroup(
         stops the batch like an unexpected one (waiting calls do not start, running ones
         finish) and then propagates as it is.
         """
-        _check_settings(unexpected_errors, max_concurrency, timeout)
+        check_settings(unexpected_errors, max_concurrency, timeout)
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
-
-    def prepare_tool_calls(
-        self,
-        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
-        other_calls: Literal["raise", "ignore"] = "raise",
-    ) -> list[
-        PendingCall[
-            BaseFunctionToolModel[ContextIn, ContextOut]
-            | BaseCustomToolModel[ContextIn, ContextOut]
-        ]
-    ]:
-        """Validate every call without running any: one `PendingCall` per call, in order,
-        holding the validated tool instance or the failure that will answer it. Decide,
-        then `run_pending`; or `dump_pending` to decide later."""
-        return pending_calls(self, read_calls(calls, api=api, other_calls=other_calls), limits)
 
     async def run_pending(
         self,
@@ -234,39 +189,15 @@ class ToolGroup(
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
-        """Answer every decided call, in order, exactly as `run_tool_calls` would: a
-        `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
-        `pending.refuse(reason)`) answers its call as is.
-
-        A `PendingCall` runs at most once, with the tool it was validated with: one
-        already given to `run_pending`, or listed twice, raises `PendingCallError` before
-        any handler runs; one whose tool left this group gets the "invalid_name" failure
-        `run_tool_calls` gives; one whose name now belongs to another tool class raises
-        `PendingCallError` (refuse it, or run it with the group that prepared it)."""
-        _check_settings(unexpected_errors, max_concurrency, timeout)
+        """Answer every decided call, in order, exactly as `run_tool_calls` would, their
+        handlers running concurrently: a `PendingCall` runs (or gets its failure), a
+        `ToolCallFailure` (e.g. `pending.refuse(reason)`) answers its call as is. A
+        `PendingCall` runs at most once, with the tool it was validated with (see
+        `PendingCall`)."""
+        check_settings(unexpected_errors, max_concurrency, timeout)
         calls, items = prepared_items(decided, self)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
-
-    def load_pending(
-        self,
-        text: str,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-        changed: Literal["raise", "refuse"] = "raise",
-    ) -> list[
-        PendingCall[
-            BaseFunctionToolModel[ContextIn, ContextOut]
-            | BaseCustomToolModel[ContextIn, ContextOut]
-        ]
-    ]:
-        """Pending calls stored with `dump_pending`, validated again with this group's
-        tools. A call whose tool changed since (its arguments changed, it left the group,
-        or a tool of its name was added) never runs: by default `PendingCallError` is
-        raised, its `.calls` holding every such call; with `changed="refuse"` each comes
-        back in its place answered with a "refused" failure, and the rest of the batch
-        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
-        return load_pending(self, text, limits, changed)
 
     async def run_with_approval(
         self,
@@ -285,7 +216,7 @@ class ToolGroup(
         """`run_tool_calls`, asking `approve(pending)` (sync or async) first for every
         call whose tool needs approval, one at a time in call order: True runs it, False
         refuses it with a default text, a string refuses it with that text."""
-        _check_settings(unexpected_errors, max_concurrency, timeout)  # before any approval
+        check_settings(unexpected_errors, max_concurrency, timeout)  # before any approval
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided: list[PendingCall[Any] | ToolCallFailure] = []
         for item in pending:
@@ -320,11 +251,13 @@ ToolModelType = TypeAliasType(
 async def _run(
     tool: type[ToolModel] | None,
     call: StandardToolCall,
+    available: Mapping[str, object],
     context: Any,
     limits: ArgumentLimits,
-    available: Mapping[str, object],
     hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
+    """Validate and run one call with `tool` (None: no tool of its name among `available`);
+    unexpected exceptions propagate as they are."""
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
@@ -379,35 +312,6 @@ async def _execute(
             raise
         raise own from cancelled
     return success(call, prepared, returned)
-
-
-def _check_settings(unexpected_errors: object, max_concurrency: object, timeout: object) -> None:
-    """Refuse, before anything runs, settings a batch would take oddly or not at all. The
-    defaults cost a comparison each."""
-    if unexpected_errors != "raise" and unexpected_errors != "fail":
-        refuse_unexpected_errors(unexpected_errors)
-    if max_concurrency is not None:
-        _check_concurrency(max_concurrency)
-    if timeout is not None:
-        check_timeout(timeout)
-
-
-def _check_concurrency(max_concurrency: object) -> None:
-    if type(max_concurrency) is int and max_concurrency >= 1:
-        return
-    import reprlib
-
-    shown = reprlib.repr(max_concurrency)
-    if not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool):
-        raise TypeError(
-            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
-            f"handlers may run at once); got {shown}, a {type(max_concurrency).__name__}."
-        )
-    if max_concurrency < 1:
-        raise ValueError(
-            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
-            f"handlers may run at once); got {shown}."
-        )
 
 
 def _own_cancellation(

@@ -12,6 +12,7 @@ from .exceptions import ToolBatchError
 __all__ = [
     "UnexpectedErrors",
     "batch_error",
+    "check_settings",
     "check_timeout",
     "refuse_unexpected_errors",
     "timeout_failure",
@@ -64,6 +65,38 @@ def timeout_problem(value: object, *, zero: bool) -> tuple[type[Exception], str]
     if seconds == 0:
         return ValueError, "no time for its calls at all"
     return ValueError, "a negative number of seconds"
+
+
+def check_settings(
+    unexpected_errors: object, max_concurrency: object = None, timeout: object = None
+) -> None:
+    """Refuse, before anything runs, settings a batch would take oddly or not at all
+    (`max_concurrency` and `timeout` are toolwire.aio's). The defaults cost a comparison
+    each."""
+    if unexpected_errors != "raise" and unexpected_errors != "fail":
+        refuse_unexpected_errors(unexpected_errors)
+    if max_concurrency is not None:
+        _check_concurrency(max_concurrency)
+    if timeout is not None:
+        check_timeout(timeout)
+
+
+def _check_concurrency(max_concurrency: object) -> None:
+    if type(max_concurrency) is int and max_concurrency >= 1:
+        return
+    import reprlib
+
+    shown = reprlib.repr(max_concurrency)
+    if not isinstance(max_concurrency, int) or isinstance(max_concurrency, bool):
+        raise TypeError(
+            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
+            f"handlers may run at once); got {shown}, a {type(max_concurrency).__name__}."
+        )
+    if max_concurrency < 1:
+        raise ValueError(
+            f"max_concurrency must be None (no bound) or an int of at least 1 (how many "
+            f"handlers may run at once); got {shown}."
+        )
 
 
 def check_timeout(value: object) -> None:

@@ -3,35 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, cast
+from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
-import pydantic
 from typing_extensions import TypeAliasType, TypeVar
 
 from ._api import Api
-from ._batch import UnexpectedErrors, batch_error, refuse_unexpected_errors, unexpected_failure
-from ._group import GroupDefinitions, check_tools
-from ._json import copy_json
-from ._limits import DEFAULT_LIMITS, ArgumentLimits, check_dict
+from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
+from ._group import SharedGroup, check_tools, own_call
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, load_pending, pending_calls, prepared_items
-from ._pipeline import (
-    PLAN,
-    UNPLANNED,
-    Crashed,
-    explicit_failure,
-    invalid,
-    over_limit,
-    prepare,
-    prepare_all,
-    refused_text,
-    success,
-)
+from ._pending import PendingCall, decide, prepared_items
+from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
-from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
-from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base
-from .exceptions import ErrorForLLMToSee, ToolwireError
+from ._result import ToolCallFailure, ToolCallResult
+from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
+from .exceptions import ErrorForLLMToSee
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -53,7 +40,30 @@ _In = TypeVar("_In")
 _Out = TypeVar("_Out")
 
 
-class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
+class _PlainHandler(Generic[ContextIn, ContextOut]):
+    """What both tool bases of toolwire.core add to their kind: a plain handler, and the
+    method that runs one call of the tool."""
+
+    _toolwire_namespace = "core"
+
+    def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
+        """Override: handle a valid call. Return `(what the model sees, context for you)`:
+        text, or a sequence of text, `ImagePart` and `FilePart`."""
+        raise NotImplementedError(missing_handler(self))
+
+    @classmethod
+    def model_tool_run_tool_call(
+        cls,
+        call: AnyToolCall,
+        context: ContextIn,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> ToolCallResult[ContextOut]:
+        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
+        return _run(*own_call(cast("type[ToolModel]", cls), call), context, limits)
+
+
+class BaseFunctionToolModel(FunctionToolModel, _PlainHandler[ContextIn, ContextOut]):
     """A function tool: a pydantic model whose fields are the arguments the model sends,
     and whose `model_tool_handler` runs when it calls the tool.
 
@@ -61,50 +71,10 @@ class BaseFunctionToolModel(FunctionToolModel, Generic[ContextIn, ContextOut]):
     handler hands back to your loop next to the text the model sees.
     """
 
-    _toolwire_namespace: ClassVar[str] = "core"
 
-    def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
-        """Override: handle a valid call. Return `(what the model sees, context for you)`:
-        text, or a sequence of text, `ImagePart` and `FilePart`."""
-        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format().")  # fmt: skip
-
-    @classmethod
-    def model_tool_run_tool_call(
-        cls,
-        call: AnyToolCall,
-        context: ContextIn,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-    ) -> ToolCallResult[ContextOut]:
-        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        std = read_call(call)
-        tool = cls if std.name == cls.model_tool_name() else None
-        return _run(tool, std, context, limits, {cls.model_tool_name(): cls})
-
-
-class BaseCustomToolModel(CustomToolModel, Generic[ContextIn, ContextOut]):
+class BaseCustomToolModel(CustomToolModel, _PlainHandler[ContextIn, ContextOut]):
     """An OpenAI custom tool: the model sends free text (`self.input`), optionally
     constrained by `model_tool_format` (a Lark grammar or a regex)."""
-
-    _toolwire_namespace: ClassVar[str] = "core"
-
-    def model_tool_handler(self, context: ContextIn, /) -> tuple[ToolContent, ContextOut]:
-        """Override: handle a valid call. Return `(what the model sees, context for you)`:
-        text, or a sequence of text, `ImagePart` and `FilePart`."""
-        raise NotImplementedError(f"{type(self).__name__} defines no model_tool_handler; define one to use it as a tool.")  # fmt: skip
-
-    @classmethod
-    def model_tool_run_tool_call(
-        cls,
-        call: AnyToolCall,
-        context: ContextIn,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-    ) -> ToolCallResult[ContextOut]:
-        """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        std = read_call(call)
-        tool = cls if std.name == cls.model_tool_name() else None
-        return _run(tool, std, context, limits, {cls.model_tool_name(): cls})
 
 
 finish_base(BaseFunctionToolModel, public=True)
@@ -112,18 +82,17 @@ finish_base(BaseCustomToolModel, public=True)
 
 
 class ToolGroup(
-    dict[
-        str,
-        type[BaseFunctionToolModel[ContextIn, ContextOut]]
-        | type[BaseCustomToolModel[ContextIn, ContextOut]],
+    SharedGroup[
+        BaseFunctionToolModel[ContextIn, ContextOut] | BaseCustomToolModel[ContextIn, ContextOut]
     ],
-    GroupDefinitions,
     Generic[ContextIn, ContextOut],
 ):
     """Tools sharing one context type, dispatched by name. A dict of name -> tool class.
 
     Build it with `ToolGroup.from_list([...])`, which refuses duplicate names.
     """
+
+    _toolwire_namespace = "core"
 
     @classmethod
     def from_list(
@@ -140,14 +109,6 @@ class ToolGroup(
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
 
-    def add_tool(
-        self,
-        tool: type[BaseFunctionToolModel[ContextIn, ContextOut]]
-        | type[BaseCustomToolModel[ContextIn, ContextOut]],
-    ) -> None:
-        """Add one tool. Raises if its name is taken."""
-        self.update(check_tools([*self.values(), tool], namespace="core"))  # pyright: ignore[reportCallIssue, reportArgumentType]
-
     def run_tool_call(
         self,
         call: AnyToolCall,
@@ -160,8 +121,8 @@ class ToolGroup(
         """Validate and run one call with the tool of its name. Never raises for anything
         the model sent; unexpected handler exceptions propagate. `hooks`: your code
         before and after the handler runs."""
-        std = read_call(call, api=api)
-        return _run(self.get(std.name), std, context, limits, self, hooks)
+        read = read_call(call, api=api)
+        return _run(self.get(read.name), read, self, context, limits, hooks)
 
     def run_tool_calls(
         self,
@@ -185,88 +146,9 @@ class ToolGroup(
         shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
         code before and after each handler runs (see `ToolHooks`).
         """
-        if unexpected_errors != "raise" and unexpected_errors != "fail":
-            refuse_unexpected_errors(unexpected_errors)
+        check_settings(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
-        if len(read) != 1 or hooks is not None or observer(None) is not None:
-            return _run_batch(self, read, context, limits, unexpected_errors, hooks)
-        # One call that nothing observes (no hooks, tracing or debug logging), as in most
-        # responses: what `_run_batch` gives (its result, or its `ToolBatchError`), written
-        # out inline, since on this path each function call is a visible share of the cost.
-        call = read[0]
-        tool = self.get(call.name)
-        raw: Any = call.input
-        try:
-            # `prepare`'s fast paths, inline, for a function call to a tool with a plan
-            # (see `PLAN`); any other call, `prepare` answers.
-            owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
-            if (
-                owner is not tool  # no such tool, or no plan of its own yet
-                or validator is None  # a custom tool
-                or call.type != "function"  # a custom call
-                or call.truncated  # cut off: answered as such, never validated
-            ):
-                item: Any = prepare(tool, call, limits, self)
-            elif type(raw) is str and len(raw) <= limits.always_within:
-                try:  # JSON text too short to break a limit (OpenAI)
-                    item = validator.validate_json(raw)
-                except pydantic.ValidationError as refused:
-                    item = refused_text(tool, call, raw, limits, self, refused)
-            elif type(raw) is dict:  # Anthropic, Gemini
-                problem = check_dict(raw, limits)
-                if problem is not None:
-                    item = over_limit(call, problem)
-                else:
-                    try:
-                        item = validator.validate_python(copy_json(raw) if copies else raw, strict=False)  # fmt: skip
-                    except pydantic.ValidationError as refused:
-                        item = invalid(call, refused)
-            else:
-                item = prepare(tool, call, limits, self)
-        except ToolwireError:  # a developer mistake (a kind mismatch) raises as is
-            raise
-        except Exception as crashed:  # a validator's unexpected error (see `Crashed`)
-            error: Exception = crashed
-        else:
-            if type(item) is ToolCallFailure:
-                return [item]
-            try:
-                returned = item.model_tool_handler(context)
-            except ErrorForLLMToSee as raised:
-                return [explicit_failure(call, raised)]
-            except Exception as raised:
-                error = raised
-            else:
-                # The common return, `(text, context)`, wrapped inline (see `success`).
-                if type(returned) is tuple and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
-                    content, handed = returned  # pyright: ignore[reportUnknownVariableType]
-                    if type(content) is str:  # pyright: ignore[reportUnknownArgumentType]
-                        return [ToolCallSuccess(call.id, call.name, content, handed, call.type, call.synthesized_id)]  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
-                try:
-                    return [success(call, item, returned)]
-                except TypeError as wrong_shape:  # the handler returned something else
-                    error = wrong_shape
-        if unexpected_errors == "fail":
-            return [unexpected_failure(call, error)]
-        raise batch_error(read, [None], [error]) from None
-
-    def prepare_tool_calls(
-        self,
-        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
-        other_calls: Literal["raise", "ignore"] = "raise",
-    ) -> list[
-        PendingCall[
-            BaseFunctionToolModel[ContextIn, ContextOut]
-            | BaseCustomToolModel[ContextIn, ContextOut]
-        ]
-    ]:
-        """Validate every call without running any: one `PendingCall` per call, in order,
-        holding the validated tool instance or the failure that will answer it. Decide,
-        then `run_pending`; or `dump_pending` to decide later."""
-        return pending_calls(self, read_calls(calls, api=api, other_calls=other_calls), limits)
+        return _run_batch(self, read, context, limits, unexpected_errors, hooks)
 
     def run_pending(
         self,
@@ -278,37 +160,11 @@ class ToolGroup(
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
-        `pending.refuse(reason)`) answers its call as is.
-
-        A `PendingCall` runs at most once, with the tool it was validated with: one
-        already given to `run_pending`, or listed twice, raises `PendingCallError` before
-        any handler runs; one whose tool left this group gets the "invalid_name" failure
-        `run_tool_calls` gives; one whose name now belongs to another tool class raises
-        `PendingCallError` (refuse it, or run it with the group that prepared it)."""
-        if unexpected_errors != "raise" and unexpected_errors != "fail":
-            refuse_unexpected_errors(unexpected_errors)
+        `pending.refuse(reason)`) answers its call as is. A `PendingCall` runs at most
+        once, with the tool it was validated with (see `PendingCall`)."""
+        check_settings(unexpected_errors)
         calls, items = prepared_items(decided, self)
         return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
-
-    def load_pending(
-        self,
-        text: str,
-        *,
-        limits: ArgumentLimits = DEFAULT_LIMITS,
-        changed: Literal["raise", "refuse"] = "raise",
-    ) -> list[
-        PendingCall[
-            BaseFunctionToolModel[ContextIn, ContextOut]
-            | BaseCustomToolModel[ContextIn, ContextOut]
-        ]
-    ]:
-        """Pending calls stored with `dump_pending`, validated again with this group's
-        tools. A call whose tool changed since (its arguments changed, it left the group,
-        or a tool of its name was added) never runs: by default `PendingCallError` is
-        raised, its `.calls` holding every such call; with `changed="refuse"` each comes
-        back in its place answered with a "refused" failure, and the rest of the batch
-        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
-        return load_pending(self, text, limits, changed)
 
     def run_with_approval(
         self,
@@ -325,8 +181,7 @@ class ToolGroup(
         """`run_tool_calls`, asking `approve(pending)` first for every call whose tool
         needs approval: True runs it, False refuses it with a default text, a string
         refuses it with that text (the model reads it)."""
-        if unexpected_errors != "raise" and unexpected_errors != "fail":
-            refuse_unexpected_errors(unexpected_errors)  # before anyone is asked to approve
+        check_settings(unexpected_errors)  # before anyone is asked to approve
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided = [decide(item, approve(item)) if item.needs_approval else item for item in pending]
         return self.run_pending(decided, context, unexpected_errors=unexpected_errors, hooks=hooks)
@@ -346,11 +201,13 @@ ToolModelType = TypeAliasType(
 def _run(
     tool: type[ToolModel] | None,
     call: StandardToolCall,
+    available: Mapping[str, object],
     context: Any,
     limits: ArgumentLimits,
-    available: Mapping[str, object],
     hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
+    """Validate and run one call with `tool` (None: no tool of its name among `available`);
+    unexpected exceptions propagate as they are."""
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
@@ -368,9 +225,11 @@ def _run(
     return result
 
 
-def _execute(call: StandardToolCall, prepared: ToolModel, context: Any) -> ToolCallResult[Any]:
+def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallResult[Any]:
+    """Run the handler of a validated call and wrap what it returns; `ErrorForLLMToSee`
+    becomes the call's failure, anything else it raises propagates."""
     try:
-        returned = cast(_Handles, prepared).model_tool_handler(context)
+        returned = prepared.model_tool_handler(context)
     except ErrorForLLMToSee as error:
         return explicit_failure(call, error)
     return success(call, prepared, returned)
@@ -403,39 +262,19 @@ def _run_batch(
                 started = watch.start(call)
             try:
                 if watch is None or not watch.traced:
-                    returned = item.model_tool_handler(context)
+                    result = _execute(call, item, context)
                 else:
                     with watch.current(started):  # the handler's spans nest under the call's
-                        returned = item.model_tool_handler(context)
-            except Exception as raised:  # `ErrorForLLMToSee` too: answered below
+                        result = _execute(call, item, context)
+            except Exception as raised:
                 error = raised
             else:
-                # Inline fast path of `success` for the common `(str, context)` return.
-                if (
-                    type(returned) is tuple
-                    and len(returned) == 2  # pyright: ignore[reportUnknownArgumentType]
-                    and type(returned[0]) is str  # pyright: ignore[reportUnknownArgumentType]
-                ):
-                    results.append(ToolCallSuccess(call.id, call.name, returned[0], returned[1], call.type, call.synthesized_id))  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
-                    if watch is not None:
-                        watch.end(started, call, results[-1])
-                    continue
-                try:
-                    wrapped = success(call, item, returned)
-                except TypeError as wrong_shape:  # the handler returned something else
-                    error = wrong_shape
-                else:
-                    results.append(wrapped)
-                    if watch is not None:
-                        watch.end(started, call, wrapped)
-                    continue
-            # `end` runs the `after` hook outside every `try` and `except`: an exception
-            # out of it propagates as is (see `ToolHooks`), once, never taken for the
-            # handler's nor chained to it.
-            if isinstance(error, ErrorForLLMToSee):
-                results.append(explicit_failure(call, error))
+                results.append(result)
+                # `end` runs the `after` hook outside every `try` and `except`: an
+                # exception out of it propagates as is (see `ToolHooks`), once, never
+                # taken for the handler's nor chained to it.
                 if watch is not None:
-                    watch.end(started, call, results[-1])
+                    watch.end(started, call, result)
                 continue
         # The call's unexpected error: a handler's exception, a wrong return, a validator's.
         failed = unexpected_failure(call, error) if unexpected_errors == "fail" else None
@@ -449,7 +288,3 @@ def _run_batch(
         results.extend([None] * (len(calls) - index))
         raise batch_error(calls, results, errors) from None
     return results
-
-
-class _Handles:
-    def model_tool_handler(self, context: Any, /) -> object: ...

@@ -1,14 +1,21 @@
-"""What core and aio tool groups share: building, definitions, batch bookkeeping."""
+"""What core and aio tool groups share: building, definitions, validating calls without
+running them, and which tool answers a call. Only running handlers differs (plain or
+awaited): that is `_core`'s and `_aio`'s."""
 
 from __future__ import annotations
 
 import json
 import warnings
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
+
+from typing_extensions import TypeVar
 
 from ._api import Api, adapter, check_api
 from ._definition import CacheBreakpoint, cache_ttl
+from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._pending import PendingCall, dump_pending, load_pending, pending_calls
+from ._read import read_call, read_calls
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, normalize_format
 from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
@@ -17,7 +24,8 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
-    from ._pending import PendingCall
+    from ._call import AnyToolCall, StandardToolCall
+    from ._history import AnyResponse
     from ._tool_choice import (
         AnthropicToolChoiceParams,
         ChatToolChoiceParams,
@@ -26,7 +34,7 @@ if TYPE_CHECKING:
         ToolChoiceMode,
     )
 
-__all__ = ["GroupDefinitions", "check_tools"]
+__all__ = ["GroupDefinitions", "SharedGroup", "check_tools", "own_call"]
 
 _PLACEHOLDER_MODULES = frozenset({"toolwire._core", "toolwire._aio"})
 """Where the bases' placeholder handlers (which raise NotImplementedError) are defined."""
@@ -215,8 +223,6 @@ class GroupDefinitions:
     def dump_pending(self, pending: Sequence[PendingCall[Any]]) -> str:
         """Pending calls (from `prepare_tool_calls`) as JSON text, to store until the
         decision comes; `load_pending` restores them, in this or another process."""
-        from ._pending import dump_pending
-
         return dump_pending(_tools(self), pending)
 
     def pretty_definition(self) -> str:
@@ -224,6 +230,58 @@ class GroupDefinitions:
         body = ",\n".join(tool.model_tool_pretty_definition() for tool in _tools(self).values())
         indented = "\n".join("    " + line for line in body.splitlines())
         return f"{type(self).__name__}([\n{indented}\n])"
+
+
+Tool = TypeVar("Tool", bound=ToolModel)
+
+
+class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
+    """Base of both ToolGroups (`Tool`: the namespace's tool classes, function or custom):
+    what they do the same way. Each adds `from_list` and the methods that run handlers."""
+
+    _toolwire_namespace: ClassVar[Literal["core", "aio"]]
+
+    def add_tool(self, tool: type[Tool]) -> None:
+        """Add one tool. Raises if its name is taken."""
+        self.update(check_tools([*self.values(), tool], namespace=self._toolwire_namespace))  # pyright: ignore[reportCallIssue, reportArgumentType]
+
+    def prepare_tool_calls(
+        self,
+        calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        api: Api | None = None,
+        other_calls: Literal["raise", "ignore"] = "raise",
+    ) -> list[PendingCall[Tool]]:
+        """Validate every call without running any: one `PendingCall` per call, in order,
+        holding the validated tool instance or the failure that will answer it. Decide,
+        then `run_pending`; or `dump_pending` to decide later."""
+        return pending_calls(self, read_calls(calls, api=api, other_calls=other_calls), limits)
+
+    def load_pending(
+        self,
+        text: str,
+        *,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+        changed: Literal["raise", "refuse"] = "raise",
+    ) -> list[PendingCall[Tool]]:
+        """Pending calls stored with `dump_pending`, validated again with this group's
+        tools. A call whose tool changed since (its arguments changed, it left the group,
+        or a tool of its name was added) never runs: by default `PendingCallError` is
+        raised, its `.calls` holding every such call; with `changed="refuse"` each comes
+        back in its place answered with a "refused" failure, and the rest of the batch
+        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
+        return load_pending(self, text, limits, changed)
+
+
+def own_call(
+    tool: type[ToolModel], call: object
+) -> tuple[type[ToolModel] | None, StandardToolCall, dict[str, type[ToolModel]]]:
+    """`call` (one call object) as tool class `tool` alone answers it: (the tool, or None
+    when the call names another; the call read; the names the model may use)."""
+    read = read_call(call)
+    name = tool.model_tool_name()
+    return (tool if read.name == name else None), read, {name: tool}
 
 
 def _tools(group: object) -> Mapping[str, type[FunctionToolModel] | type[CustomToolModel]]:

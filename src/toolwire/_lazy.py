@@ -2,14 +2,59 @@
 
 A plain dispatch needs neither the schema compiler, nor streaming, nor toolcall's
 definition models; importing them costs a fifth of `import toolwire.core`. Both
-namespaces list these names in `__all__` (and import them for type checkers) and
-load each module the first time one of its names is read.
+namespaces export `__all__` below and import these names for type checkers only (from
+here); at run time their `__getattr__` is `lazy_getattr`, which loads each module the
+first time one of its names is read.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ._schema import SchemaChange, SchemaReport
+    from ._standard import (
+        StandardCustomToolDefinition,
+        StandardCustomToolFormat,
+        StandardCustomToolGrammarFormat,
+        StandardCustomToolTextFormat,
+        StandardFunctionToolDefinition,
+    )
+    from ._stream import ToolCallStream
+    from ._streaming._events import (
+        ReasoningDelta,
+        StreamEvent,
+        TextDelta,
+        ToolCallArgumentsDelta,
+        ToolCallCompleted,
+        ToolCallStarted,
+        ToolCallTruncated,
+        TurnEnded,
+    )
+    from ._streaming._preview import StringDelta
+
+__all__ = [
+    "ReasoningDelta",
+    "SchemaChange",
+    "SchemaReport",
+    "StandardCustomToolDefinition",
+    "StandardCustomToolFormat",
+    "StandardCustomToolGrammarFormat",
+    "StandardCustomToolTextFormat",
+    "StandardFunctionToolDefinition",
+    "StreamEvent",
+    "StringDelta",
+    "TextDelta",
+    "ToolCallArgumentsDelta",
+    "ToolCallCompleted",
+    "ToolCallStarted",
+    "ToolCallStream",
+    "ToolCallTruncated",
+    "TurnEnded",
+]
+"""The lazy names (only ever imported by type checkers: see `lazy_getattr`)."""
 
 LAZY_NAMES: dict[str, str] = {
     "SchemaChange": "._schema",

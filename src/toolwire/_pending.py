@@ -68,10 +68,14 @@ class PendingCall(Generic[Tool]):
             arguments, truncated), or None when it can run.
 
     Run it with `group.run_pending([...])`, refuse it with `pending.refuse(reason)`,
-    or keep it for later with `group.dump_pending([...])`. It runs at most once: a
-    `PendingCall` given to `run_pending` is answered by that run (its result, or the
-    `ToolBatchError` it raised), and giving it to `run_pending` again, or twice in one
-    list, raises `PendingCallError` before any handler runs.
+    or keep it for later with `group.dump_pending([...])`. It runs at most once, with
+    the tool it was validated with: a `PendingCall` given to `run_pending` is answered
+    by that run (its result, or the `ToolBatchError` it raised), and giving it to
+    `run_pending` again, or twice in one list, raises `PendingCallError` before any
+    handler runs. If its tool has left the group by then, it gets the "invalid_name"
+    failure `run_tool_calls` gives; if its name now belongs to another tool class,
+    `run_pending` raises `PendingCallError` (refuse it, or run it with the group that
+    prepared it).
     """
 
     call: StandardToolCall

@@ -9,7 +9,7 @@ the only difference between the two.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import Any, cast
 
 import pydantic
 
@@ -18,25 +18,18 @@ from ._call import StandardToolCall
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
 from ._parts import FilePart, ImagePart, ResultPart
+from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
-from ._shares import forget_shares, shares_input
+from ._tool import ToolModel, refuse_extra_fields
 from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
 
-if TYPE_CHECKING:
-    from ._tool import ToolModel
-
 __all__ = [
-    "PLAN",
-    "UNPLANNED",
     "Crashed",
     "explicit_failure",
-    "forget_plan",
-    "function_plan",
     "invalid",
     "over_limit",
     "prepare",
     "prepare_all",
-    "refused_text",
     "success",
 ]
 
@@ -56,19 +49,18 @@ def prepare(
     does not match its tool is a developer mistake and raises.
     """
     raw: Any = call.input
-    # Fast paths for the common case: a function call whose tool is known, with short
-    # JSON object text (too short to break any limit) or dict arguments (Anthropic, Gemini).
-    # Written out inline where each call counts: `prepare_all` (a batch) and core's
-    # `ToolGroup.run_tool_calls` (a single call). A change here goes there too.
+    # The common case first: a function call whose tool has a plan (see `_plan`), with
+    # JSON object text too short to break any limit, or dict arguments (Anthropic, Gemini).
     owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
     if owner is not tool:  # not planned yet, or a parent class's plan
-        owner, validator, copies = function_plan(tool) or UNPLANNED
+        owner, validator, copies = make_plan(tool) or UNPLANNED
     if validator is not None and call.type == "function" and not call.truncated:
         if type(raw) is str and len(raw) <= limits.always_within:
             try:
                 return validator.validate_json(raw)
             except pydantic.ValidationError as error:
-                return refused_text(tool, call, raw, limits, available, error)
+                if raw[:1] == "{":  # an object: its errors; anything else is said below
+                    return invalid(call, error)
         elif type(raw) is dict:
             problem = check_dict(raw, limits)
             if problem is not None:
@@ -77,33 +69,7 @@ def prepare(
                 return validator.validate_python(copy_json(raw) if copies else raw, strict=False)
             except pydantic.ValidationError as error:
                 return invalid(call, error)
-    return _prepare_any(tool, call, limits, available)
-
-
-def refused_text(
-    tool: type[ToolModel] | None,
-    call: StandardToolCall,
-    raw: str,
-    limits: ArgumentLimits,
-    available: Mapping[str, object],
-    error: pydantic.ValidationError,
-) -> ToolModel | ToolCallFailure:
-    """The answer to short JSON text (`raw`) that a function tool's validator refused on
-    `prepare`'s first fast path: the validation errors for an object; for anything else
-    (no arguments, an array...) the general path, which says what it is."""
-    if raw[:1] == "{":
-        return invalid(call, error)
-    return _prepare_any(tool, call, limits, available)
-
-
-def _prepare_any(
-    tool: type[ToolModel] | None,
-    call: StandardToolCall,
-    limits: ArgumentLimits,
-    available: Mapping[str, object],
-) -> ToolModel | ToolCallFailure:
-    """`prepare` for every call its fast paths do not take."""
-    raw: Any = call.input
+    # Every other call: cut off, to no tool or a custom tool, or other argument forms.
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -164,92 +130,20 @@ def prepare_all(
 ) -> list[ToolModel | ToolCallFailure | Crashed]:
     """`prepare` for every call of a batch, before any handler runs.
 
-    The common case (a function call with short JSON text for a known function tool)
-    is validated inline: this loop is the hot path of every batch. A developer mistake
-    (`ToolwireError`) raises at once; any other exception out of validation becomes the
-    call's `Crashed` entry, so the rest of the batch keeps its results.
+    A developer mistake (`ToolwireError`) raises at once; any other exception out of
+    validation becomes the call's `Crashed` entry, so the rest of the batch keeps its
+    results.
     """
-    if len(calls) == 1:  # most responses: a single call has no plan to amortize
-        call = calls[0]
-        try:
-            return [prepare(tools.get(call.name), call, limits, tools)]
-        except ToolwireError:
-            raise
-        except Exception as error:
-            return [Crashed(error)]
-    find = tools.get
-    within = limits.always_within
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
-    # The tool's validator and whether dict input needs a copy, looked up again only when
-    # the tool changes from one call to the next (batches are mostly calls of one tool).
-    last_name: str | None = None
-    plan: Any = None
+    find = tools.get
     for call in calls:
-        name = call.name
-        raw: Any = call.input
-        if name != last_name:
-            tool = find(name)
-            plan, last_name = getattr(tool, PLAN, None), name
-            if plan is None or plan[0] is not tool:
-                plan = function_plan(tool)
         try:
-            if plan is None or plan[1] is None or call.truncated or call.type != "function":
-                prepared.append(prepare(find(name), call, limits, tools))
-            elif type(raw) is str and len(raw) <= within and raw[:1] == "{":
-                try:
-                    prepared.append(plan[1].validate_json(raw))
-                except pydantic.ValidationError as error:
-                    prepared.append(invalid(call, error))
-            elif type(raw) is dict and check_dict(raw, limits) is None:
-                try:
-                    prepared.append(
-                        plan[1].validate_python(copy_json(raw) if plan[2] else raw, strict=False)
-                    )
-                except pydantic.ValidationError as error:
-                    prepared.append(invalid(call, error))
-            else:
-                prepared.append(prepare(find(name), call, limits, tools))
+            prepared.append(prepare(find(call.name), call, limits, tools))
         except ToolwireError:
             raise
         except Exception as error:
             prepared.append(Crashed(error))
     return prepared
-
-
-PLAN = "_toolwire_plan"
-"""The class attribute holding a tool class's dispatch plan: `(the class, its validator
-or None when it is not a complete function tool, whether dict input needs a copy)`.
-
-A class attribute of a pydantic model costs about 60 ns to read (its metaclass hooks
-attribute lookup): dispatch needs two (the validator, the tool type), so it reads this
-one instead. It lives on the class, not in a module-level dict, so classes made at run
-time (an MCP session's tools, `create_model`) are freed with everything they hold. The
-plan names its class: a subclass inherits its parent's attribute, and must not use it.
-A rebuild replaces the validator: `ToolModel.model_rebuild` forgets the plan."""
-
-
-UNPLANNED: tuple[Any, Any, bool] = (None, None, False)
-"""What `prepare` reads for no tool, or a class without a plan of its own yet."""
-
-
-def function_plan(tool: type[ToolModel] | None) -> tuple[Any, Any, bool] | None:
-    """The plan of `tool` (see `PLAN`), made and remembered on the class; None when there
-    is no such tool, or for a class pydantic has not finished building (its validator is
-    a placeholder), which `prepare` handles."""
-    if tool is None or not tool.__pydantic_complete__:
-        return None
-    function = tool.model_tool_type == "function"
-    validator = tool.__pydantic_validator__ if function else None
-    plan = (tool, validator, function and shares_input(tool))
-    setattr(tool, PLAN, plan)
-    return plan
-
-
-def forget_plan(tool: type) -> None:
-    """Drop the plan `function_plan` remembered on `tool` (its validator was rebuilt)."""
-    if PLAN in tool.__dict__:
-        delattr(tool, PLAN)
-    forget_shares(tool)
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
@@ -260,17 +154,8 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
     """
     if isinstance(returned, tuple) and len(returned) == 2:  # pyright: ignore[reportUnknownArgumentType]
         content, context = returned  # pyright: ignore[reportUnknownVariableType]
-        if isinstance(content, str):
-            if call.type == "function" and not call.synthesized_id:
-                return ToolCallSuccess(call.id, call.name, content, context)  # pyright: ignore[reportUnknownArgumentType]
-            return ToolCallSuccess(
-                call.id,
-                call.name,
-                content,
-                context,  # pyright: ignore[reportUnknownArgumentType]
-                call.type,
-                call.synthesized_id,
-            )
+        if isinstance(content, str):  # the common return, `(text, context)`
+            return ToolCallSuccess(call.id, call.name, content, context, call.type, call.synthesized_id)  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
         if isinstance(content, list | tuple):
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, str | ImagePart | FilePart)), _OK)
@@ -313,8 +198,6 @@ def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCal
 def _validate_custom(
     tool: type[ToolModel], call: StandardToolCall, raw: object, limits: ArgumentLimits
 ) -> ToolModel | ToolCallFailure:
-    from ._tool import refuse_extra_fields  # custom calls are rare: keep it off import
-
     refuse_extra_fields(tool)
     text = "" if raw is None else raw
     if not isinstance(text, str):

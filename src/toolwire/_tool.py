@@ -27,6 +27,7 @@ from ._batch import timeout_problem
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
 from ._docstrings import describe_fields
 from ._json import copy_json
+from ._plan import StrictInput, forget_plan
 from .exceptions import CustomToolError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import ResponseFormatJSONSchema
 
     from ._definition import GeminiResponseFormat
-    from ._schema import InputPlan, SchemaReport
+    from ._schema import SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
         StandardCustomToolGrammarFormat,
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
         StandardFunctionToolDefinition,
     )
 
-__all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel"]
+__all__ = ["CustomToolModel", "FunctionToolModel", "ToolModel", "missing_handler"]
 
 _CONFIG_NAMES = (
     "model_tool_strict",
@@ -159,8 +160,6 @@ class ToolModel(pydantic.BaseModel):
         _types_namespace: Any = None,
     ) -> bool | None:
         """pydantic's `model_rebuild`; dispatch then reads the new validator."""
-        from ._pipeline import forget_plan
-
         # pydantic resolves names in its caller's frame: one frame further up, past this one
         depth = _parent_namespace_depth + 1 if _parent_namespace_depth > 0 else 0
         rebuilt = super().model_rebuild(
@@ -603,6 +602,14 @@ def extra_fields(cls: type[pydantic.BaseModel]) -> list[str]:
     return [name for name in cls.model_fields if name != "input"]
 
 
+def missing_handler(tool: object) -> str:
+    """The error for a tool class that defines no `model_tool_handler`."""
+    name = type(tool).__name__
+    if isinstance(tool, FunctionToolModel):
+        return f"{name} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format()."  # fmt: skip
+    return f"{name} defines no model_tool_handler; define one to use it as a tool."
+
+
 def refuse_extra_fields(cls: type[pydantic.BaseModel]) -> None:
     """Raise `CustomToolError` for a custom tool with fields besides `input` (its calls
     cannot be answered: the model sends only the text)."""
@@ -674,26 +681,6 @@ def _before_fields(schema: core_schema.CoreSchema, apply: StrictInput) -> core_s
         wrapped: Any = {**schema, "schema": _before_fields(nested, apply)}
         return wrapped
     return core_schema.no_info_before_validator_function(apply, schema)
-
-
-class StrictInput:
-    """Before-validator of strict tool classes: applies the schema compiler's input plan
-    (a `null` sent for a defaulted field means "use the default", at every level)."""
-
-    __slots__ = ("_cls", "_plan", "_ready")
-
-    def __init__(self, cls: type[FunctionToolModel]) -> None:
-        self._cls = cls
-        self._plan: InputPlan | None = None
-        self._ready = False
-
-    def __call__(self, data: Any) -> Any:
-        if not self._ready:
-            from ._schema import input_plan
-
-            self._plan = input_plan(self._cls.model_json_schema())
-            self._ready = True
-        return data if self._plan is None else self._plan.apply(data)
 
 
 def finish_base(cls: type[pydantic.BaseModel], *, public: bool = False) -> None:
