@@ -112,7 +112,10 @@ def _input_part(
     part: MediaPart,
 ) -> ResponseInputImageContentParam | ResponseInputFileContentParam | ResponseInputTextContentParam:
     if isinstance(part, ImagePart):
-        image: ResponseInputImageContentParam = {"type": "input_image", "detail": "auto"}
+        image: ResponseInputImageContentParam = {
+            "type": "input_image",
+            "detail": part.detail or "auto",
+        }
         if part.file_id is not None:
             image["file_id"] = part.file_id
         else:
