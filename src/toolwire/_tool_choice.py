@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Literal, NotRequired, cast
 from typing_extensions import TypedDict
 
 from ._api import Api, adapter, check_api
-from .exceptions import ToolChoiceError
+from .exceptions import ToolChoiceError, UnsupportedToolError
 
 if TYPE_CHECKING:
     from anthropic.types import ToolChoiceParam, ToolParam
@@ -97,6 +97,16 @@ class CheckedChoice:
     narrow the choice but its tool list (made when asked)."""
     narrows_group: bool = False
     """Whether `among` leaves some tool of the group out."""
+
+    def refuse_custom_among(self, api_title: str) -> None:
+        """`UnsupportedToolError` for a custom tool in `among`, on an API (`api_title`,
+        e.g. "Gemini") that has no custom tools."""
+        custom = [name for name, kind in self.among if kind == "custom"]
+        if custom:
+            raise UnsupportedToolError(
+                f"{custom[0]} is a custom (free-text) tool; {api_title} has no custom tools. "
+                "Offer function tools only, or use an OpenAI API."
+            )
 
 
 def tool_choice_params(

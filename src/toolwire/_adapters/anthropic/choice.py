@@ -27,12 +27,7 @@ def choice_params(
     subset's `tools`."""
     params: dict[str, Any] = {"tool_choice": _tool_choice(choice, parallel, thinking)}
     if choice.among:
-        custom = [name for name, kind in choice.among if kind == "custom"]
-        if custom:
-            raise UnsupportedToolError(
-                f"{custom[0]} is a custom (free-text) tool; Anthropic has no custom tools. "
-                "Offer function tools only, or use an OpenAI API."
-            )
+        choice.refuse_custom_among("Anthropic")
         params["tools"] = choice.among_definitions()
         if choice.narrows_group:
             names = ", ".join(name for name, _ in choice.among)

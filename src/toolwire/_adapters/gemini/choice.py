@@ -41,12 +41,7 @@ def _tool_config(choice: CheckedChoice, parallel: bool | None) -> ToolConfig:
             "Force a function tool, or use an OpenAI API."
         )
     if choice.among:
-        custom = [name for name, kind in choice.among if kind == "custom"]
-        if custom:
-            raise UnsupportedToolError(
-                f"{custom[0]} is a custom (free-text) tool; Gemini has no custom tools. "
-                "Offer function tools only, or use an OpenAI API."
-            )
+        choice.refuse_custom_among("Gemini")
         mode = (
             types.FunctionCallingConfigMode.ANY
             if choice.mode == "required"
