@@ -54,11 +54,15 @@ def check_tools(
         tool_namespace = getattr(tool, "_toolwire_namespace", None)
         if tool_namespace != namespace:
             other = "toolwire.aio" if namespace == "core" else "toolwire.core"
-            raise ToolDefinitionError(
-                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
-                f"ToolGroup. Use the ToolGroup of {other}, or define the tool from "
+            # A class built for the caller (an MCP tool) says where its sibling comes from.
+            way_out = getattr(tool, "_toolwire_group_hint", None) or (
+                f"Use the ToolGroup of {other}, or define the tool from "
                 f"toolwire.{namespace} ({'async def' if namespace == 'aio' else 'def'} "
                 "model_tool_handler)."
+            )
+            raise ToolDefinitionError(
+                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
+                f"ToolGroup. {way_out}"
             )
         name = tool.model_tool_name()
         previous = by_name.get(name)

@@ -559,7 +559,10 @@ def _function_spec(
 
             refuse_unreachable_aliases(cls)
         strict = cls.model_tool_strict or key[1]
-        compiled = compile_schema(schema, api, strict=strict, custom=custom)
+        # A class that checks its arguments by other means (an MCP tool) says which
+        # constraints it leaves unchecked, for the report.
+        unchecked = getattr(cls, "_toolwire_unchecked", None)
+        compiled = compile_schema(schema, api, strict=strict, custom=custom, unchecked=unchecked)
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
         text, report, examples = cls._tool_description(description), compiled.report, ()
