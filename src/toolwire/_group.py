@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
+        AnthropicSubsetChoiceParams,
         AnthropicToolChoiceParams,
         ChatToolChoiceParams,
         GeminiToolChoiceParams,
@@ -160,10 +161,20 @@ class GroupDefinitions:
         api: Literal["anthropic"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
-        among: Iterable[type[ToolModel]] | None = None,
+        among: None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> AnthropicToolChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
+        api: Literal["anthropic"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        among: Iterable[type[ToolModel]],
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> AnthropicSubsetChoiceParams: ...
     @overload
     def tool_choice(
         self,
@@ -186,6 +197,7 @@ class GroupDefinitions:
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ): ...
     def tool_choice(
@@ -200,6 +212,7 @@ class GroupDefinitions:
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ):
         """Keyword arguments making the model call tools as `choice` says, in the API's

@@ -32,6 +32,7 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._tool_choice import (
+    AnthropicSubsetChoiceParams,
     AnthropicToolChoiceParams,
     ChatToolChoiceParams,
     GeminiToolChoiceParams,
@@ -42,6 +43,7 @@ from ._turn import TurnStatus
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnthropicSubsetChoiceParams",
     "AnthropicToolChoiceParams",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 
 __all__ = [
+    "AnthropicSubsetChoiceParams",
     "AnthropicToolChoiceParams",
     "CheckedChoice",
     "ChatToolChoiceParams",
@@ -62,11 +63,18 @@ class ResponsesToolChoiceParams(TypedDict):
 
 class AnthropicToolChoiceParams(TypedDict):
     """Keyword arguments for `client.messages.create(**...)` (the parallel switch lives
-    inside `tool_choice` as `disable_parallel_tool_use`). With `among=`, `tools` holds the
-    definitions of that subset: send it instead of your own `tools=`."""
+    inside `tool_choice` as `disable_parallel_tool_use`)."""
 
     tool_choice: ToolChoiceParam
-    tools: NotRequired[list[ToolParam]]
+
+
+class AnthropicSubsetChoiceParams(TypedDict):
+    """Keyword arguments for `client.messages.create(**...)` of a choice with `among=`:
+    `tools` holds the definitions of that subset (Anthropic has no other way to narrow
+    the choice): send it instead of your own `tools=`."""
+
+    tool_choice: ToolChoiceParam
+    tools: list[ToolParam]
 
 
 class GeminiToolChoiceParams(TypedDict):
