@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
@@ -93,7 +94,10 @@ class GroupDefinitions:
 
     @overload
     def tool_definitions(
-        self, api: Literal["chat.completions"], *, cache_breakpoint: CacheBreakpoint = False
+        self,
+        api: Literal["chat.completions"] | ChatServer,
+        *,
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
     def tool_definitions(
@@ -109,12 +113,12 @@ class GroupDefinitions:
     ) -> list[Any]: ...
     @overload
     def tool_definitions(
-        self, api: Api, *, cache_breakpoint: CacheBreakpoint = False
+        self, api: Api | ChatServer, *, cache_breakpoint: CacheBreakpoint = False
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api, *, cache_breakpoint: CacheBreakpoint = False
+        self, api: Api | ChatServer, *, cache_breakpoint: CacheBreakpoint = False
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ):
@@ -129,7 +133,7 @@ class GroupDefinitions:
         changes type when the `mcp` package is installed (a `list[types.Tool]` then no
         longer fits it).
         """
-        api = check_api(api)
+        check_api(api)
         ttl = cache_ttl(cache_breakpoint)
         definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
         rendered = adapter(api).tool_definitions(definitions)
@@ -140,11 +144,12 @@ class GroupDefinitions:
     @overload
     def tool_choice(
         self,
-        api: Literal["chat.completions"],
+        api: Literal["chat.completions"] | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
     ) -> ChatToolChoiceParams: ...
     @overload
     def tool_choice(
@@ -187,7 +192,7 @@ class GroupDefinitions:
     @overload
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         among: Iterable[type[ToolModel]] | None = None,
@@ -202,7 +207,7 @@ class GroupDefinitions:
     ): ...
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         among: Iterable[type[ToolModel]] | None = None,
@@ -227,7 +232,10 @@ class GroupDefinitions:
         own), and a `PromptCacheWarning` says the cache changes. `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
-        thinking is on; a forced choice is then refused, as the API would.
+        thinking is on; a forced choice is then refused, as the API would. On a
+        `ChatServer` that refuses a forced choice while it thinks (DeepSeek, Kimi):
+        False (or `{"type": "disabled"}`) when the request turns thinking off; by
+        default the server thinks, and a forced choice is refused.
         Raises `ToolChoiceError` for what the API would reject.
         """
         from ._tool_choice import tool_choice_params
@@ -267,7 +275,7 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         other_calls: Literal["raise", "ignore"] = "raise",
     ) -> list[PendingCall[Tool]]:
         """Validate every call without running any: one `PendingCall` per call, in order,

@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolChoiceOptionParam
     from openai.types.responses.response_create_params import ToolChoice as ResponsesToolChoice
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 
 __all__ = [
@@ -119,7 +120,7 @@ class CheckedChoice:
 
 def tool_choice_params(
     tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]],
-    api: Api,
+    api: Api | ChatServer,
     choice: ToolChoiceMode | type[ToolModel],
     *,
     among: Iterable[type[ToolModel]] | None = None,
@@ -127,7 +128,7 @@ def tool_choice_params(
     thinking: object,
 ) -> dict[str, Any]:
     """The create-call keyword arguments for `choice` over `tools` (see `tool_choice`)."""
-    api = check_api(api)
+    check_api(api)
     checked = _checked(tools, choice)
     if among is not None:
         checked = _among(tools, api, checked, among)
@@ -176,7 +177,7 @@ def _member(
 
 def _among(
     tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]],
-    api: Api,
+    api: Api | ChatServer,
     checked: CheckedChoice,
     among: Iterable[type[ToolModel]],
 ) -> CheckedChoice:
