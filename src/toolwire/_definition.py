@@ -7,7 +7,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from typing_extensions import TypedDict
 
@@ -20,6 +20,7 @@ __all__ = [
     "NAMESPACE_SEPARATOR",
     "SEARCH_CONFIG",
     "TOOL_SEARCH_NAME",
+    "CacheBreakpoint",
     "CustomToolFormat",
     "CustomToolSpec",
     "FunctionToolSpec",
@@ -32,6 +33,7 @@ __all__ = [
     "ToolSearchExecution",
     "is_tool_search",
     "search_config",
+    "cache_ttl",
 ]
 
 NAMESPACE_SEPARATOR = "__"
@@ -138,6 +140,25 @@ CustomToolFormat = TextFormat | GrammarFormat
 """The value of `BaseCustomToolModel.model_tool_format` (the Responses API's flat shape)."""
 
 
+CacheBreakpoint = bool | Literal["5m", "1h", "30m", "12h"]
+"""A prompt-cache breakpoint where the API takes explicit ones (`cache_breakpoint=`):
+True for the API's default lifetime, or a lifetime it takes (Anthropic "5m" or "1h",
+Responses "30m" or "12h"); False for none."""
+
+_TTLS = ("5m", "1h", "30m", "12h")
+
+
+def cache_ttl(value: object) -> str | bool:
+    """A `cache_breakpoint=` value checked: False (none), True (the API's default
+    lifetime) or the lifetime asked for; `ValueError` for anything else."""
+    if value is True or value is False or value in _TTLS:
+        return cast("str | bool", value)
+    raise ValueError(
+        f"cache_breakpoint={value!r}: pass True (the API's default lifetime), a lifetime "
+        "('5m' or '1h' on Anthropic, '30m' or '12h' on Responses), or False."
+    )
+
+
 class GeminiResponseFormat(TypedDict):
     """Gemini structured output: splat into `GenerateContentConfig(**fmt)`."""
 
@@ -161,6 +182,11 @@ class FunctionToolSpec:
     """Its name inside its namespace (the same as `name` without one)."""
     defer_loading: bool = False
     """Whether the tool is found through tool search instead of offered up front."""
+    input_examples: tuple[dict[str, Any], ...] = ()
+    """Example arguments for the definition's own field (an API that has none gets them
+    in `description` instead, and this stays empty)."""
+    eager_input_streaming: bool = False
+    """Stream the arguments as the model writes them, unbuffered (Anthropic)."""
     _copy: Callable[[], dict[str, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 from typing_extensions import TypeVar
 
 from ._api import Api, adapter, check_api
-from ._definition import ToolNamespace, search_config
+from ._definition import CacheBreakpoint, ToolNamespace, cache_ttl, search_config
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._pending import PendingCall, dump_pending, load_pending, pending_calls
 from ._read import read_call, read_calls
@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
+        AnthropicSubsetChoiceParams,
         AnthropicToolChoiceParams,
         ChatToolChoiceParams,
         GeminiToolChoiceParams,
@@ -108,22 +109,39 @@ class GroupDefinitions:
         api: Literal["chat.completions"] | ChatServer,
         *,
         loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
     def tool_definitions(
-        self, api: Literal["responses"], *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Literal["responses"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[ResponsesToolParam]: ...
     @overload
     def tool_definitions(
-        self, api: Literal["anthropic"], *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Literal["anthropic"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[ToolUnionParam]: ...
     @overload
     def tool_definitions(
-        self, api: Literal["gemini"], *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Literal["gemini"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[Any]: ...
     @overload
     def tool_definitions(
-        self, api: Api | ChatServer, *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Api | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> (
         list[ChatCompletionToolUnionParam]
         | list[ResponsesToolParam]
@@ -131,7 +149,11 @@ class GroupDefinitions:
         | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api | ChatServer, *, loaded: Iterable[type[ToolModel] | str] = ()
+        self,
+        api: Api | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> (
         list[ChatCompletionToolUnionParam]
         | list[ResponsesToolParam]
@@ -140,10 +162,14 @@ class GroupDefinitions:
     ):
         """The value for the API's `tools` parameter: every tool, in group order.
 
-        Fresh objects each call, so you may mutate them (e.g. add `cache_control`).
-        For Gemini: a list of one `types.Tool` holding every function declaration,
-        typed `list[Any]` because google-genai's `tools` parameter changes type when
-        the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
+        Fresh objects each call, so you may mutate them. `cache_breakpoint=True` (or a
+        lifetime: "5m", "1h") ends the tool list with a prompt-cache breakpoint on
+        Anthropic (`cache_control` on the last definition), so later requests reuse the
+        cached tools; the other APIs cache the tools, which open the prompt, on their
+        own, and get nothing. For Gemini: a list of one `types.Tool` holding every
+        function declaration, typed `list[Any]` because google-genai's `tools` parameter
+        changes type when the `mcp` package is installed (a `list[types.Tool]` then no
+        longer fits it).
 
         Deferred tools (`model_tool_defer_loading`): on OpenAI Responses and Anthropic
         they are sent with `defer_loading: true`; Chat Completions and Gemini have no
@@ -153,6 +179,7 @@ class GroupDefinitions:
         search tool where its server runs it.
         """
         check_api(api)
+        ttl = cache_ttl(cache_breakpoint)
         api_adapter = adapter(api)
         tools: Iterable[type[ToolModel]] = _tools(self).values()
         if not api_adapter.defers_natively:
@@ -169,7 +196,10 @@ class GroupDefinitions:
                 )
             definitions.append(definition)
             namespaces.append(tool.model_tool_namespace)
-        return api_adapter.tool_definitions(definitions, namespaces)
+        rendered = api_adapter.tool_definitions(definitions, namespaces)
+        if ttl is not False:
+            api_adapter.mark_cache_breakpoint(rendered, ttl, where="tools")
+        return rendered
 
     def loaded_tools(
         self, history: Sequence[object], api: Api | ChatServer
@@ -193,6 +223,7 @@ class GroupDefinitions:
         api: Literal["chat.completions"] | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> ChatToolChoiceParams: ...
@@ -202,6 +233,7 @@ class GroupDefinitions:
         api: Literal["responses"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> ResponsesToolChoiceParams: ...
     @overload
@@ -210,15 +242,27 @@ class GroupDefinitions:
         api: Literal["anthropic"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> AnthropicToolChoiceParams: ...
     @overload
     def tool_choice(
         self,
+        api: Literal["anthropic"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        among: Iterable[type[ToolModel]],
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> AnthropicSubsetChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
         api: Literal["gemini"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> GeminiToolChoiceParams: ...
     @overload
@@ -227,12 +271,14 @@ class GroupDefinitions:
         api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ): ...
     def tool_choice(
@@ -240,19 +286,26 @@ class GroupDefinitions:
         api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ):
         """Keyword arguments making the model call tools as `choice` says, in the API's
         own words: splat them into the create call (Gemini: into `GenerateContentConfig`).
 
         `choice`: "auto" (the model decides), "none", "required" (at least one call), or
-        one tool class of this group (that tool must be called). `parallel`: allow
+        one tool class of this group (that tool must be called). `among`: tool classes of
+        this group; "auto" or "required" then applies to them only, while the request
+        still offers the whole group (OpenAI `allowed_tools`; Gemini `allowed_function_names`
+        with ANY, or VALIDATED for "auto"), so the prompt cache holds. Anthropic has no
+        such choice: its params carry the subset as `tools` (send them instead of your
+        own), and a `PromptCacheWarning` says the cache changes. `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
         thinking is on; a forced choice is then refused, as the API would. On a
@@ -263,7 +316,9 @@ class GroupDefinitions:
         """
         from ._tool_choice import tool_choice_params
 
-        params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
+        params = tool_choice_params(
+            _tools(self), api, choice, among=among, parallel=parallel, thinking=thinking
+        )
         return params  # pyright: ignore[reportReturnType]
 
     @overload

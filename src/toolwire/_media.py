@@ -150,7 +150,7 @@ def inline(part: MediaPart) -> MediaPart:
         return part
     media_type, data = read_data_url(part)
     if isinstance(part, ImagePart):
-        return ImagePart(data=data, media_type=media_type)
+        return ImagePart(data=data, media_type=media_type, detail=part.detail)
     return FilePart(data=data, media_type=media_type, filename=part.filename)
 
 

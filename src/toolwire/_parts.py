@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypeAliasType
 
@@ -32,6 +32,7 @@ from .exceptions import MediaError
 __all__ = [
     "FilePart",
     "IMAGE_TYPES",
+    "ImageDetail",
     "ImagePart",
     "MediaPart",
     "ResultPart",
@@ -79,6 +80,11 @@ def media_kind(media_type: str | None) -> str:
     return "document"
 
 
+ImageDetail = Literal["auto", "low", "high", "original"]
+"""`ImagePart.detail`: OpenAI's image detail levels."""
+_DETAILS: tuple[str, ...] = get_args(ImageDetail)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImagePart:
     """An image for the model: `data` with `media_type`, or a `url`, or a provider
@@ -96,10 +102,19 @@ class ImagePart:
     (`data:image/png;base64,...`), whose bytes every API gets inline, as with `data`."""
     file_id: str | None = None
     """A file uploaded to the provider you send it to (it belongs to that one provider)."""
+    detail: ImageDetail | None = None
+    """How closely OpenAI's models look at the image (Chat Completions and Responses
+    `detail`; None: the API's default, "auto"). Anthropic and Gemini have no such
+    setting: there it changes nothing."""
 
     def __post_init__(self) -> None:
         _check_source(self)
         _keep_bytes(self)
+        if self.detail is not None and self.detail not in _DETAILS:
+            raise MediaError(
+                f"ImagePart detail={self.detail!r}: OpenAI takes "
+                f"{', '.join(map(repr, _DETAILS))}, or None for its default."
+            )
         media_type = self.media_type
         if self.url is not None and is_data_url(self.url):
             media_type = read_data_url(self)[0]

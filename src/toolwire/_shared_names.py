@@ -34,6 +34,7 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._tool_choice import (
+    AnthropicSubsetChoiceParams,
     AnthropicToolChoiceParams,
     ChatToolChoiceParams,
     GeminiToolChoiceParams,
@@ -44,6 +45,7 @@ from ._turn import TurnStatus
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnthropicSubsetChoiceParams",
     "AnthropicToolChoiceParams",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",

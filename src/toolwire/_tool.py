@@ -12,11 +12,11 @@ import inspect
 import json
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial, partialmethod
 from textwrap import dedent
 from types import MethodType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast, overload
 from weakref import WeakKeyDictionary, WeakSet
 
 import pydantic
@@ -68,6 +68,7 @@ _CONFIG_NAMES = (
     "model_tool_requires_approval",
     "model_tool_defer_loading",
     "model_tool_namespace",
+    "model_tool_eager_input_streaming",
 )
 
 
@@ -340,6 +341,32 @@ class FunctionToolModel(ToolModel):
     model_tool_custom_json_schema: ClassVar[dict[str, Any] | None] = None
     """Class config: a JSON schema to send instead of the one pydantic generates."""
 
+    model_tool_eager_input_streaming: ClassVar[bool] = False
+    """Class config: stream this tool's arguments as the model writes them, without the
+    API buffering them to check they are JSON (Anthropic's fine-grained tool streaming,
+    `eager_input_streaming`; the other APIs stream arguments that way already). A stream
+    cut by `max_tokens` may then end in partial JSON: that call is answered "truncated"
+    and never runs."""
+
+    @classmethod
+    def model_tool_input_examples(cls) -> Sequence[Self]:
+        """Override to show the model well-formed calls: return instances of the class,
+        e.g. `[cls(city="Paris"), cls(city="Tokyo", unit="celsius")]`. Called when the
+        class is made (an invalid example raises `ToolDefinitionError` then). Anthropic
+        gets them as `input_examples`; the other APIs at the end of the description (the
+        schema report says so). Each goes as the JSON the model would send: aliases, and
+        only the fields the example sets."""
+        return ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        examples: Any = cls.model_tool_input_examples
+        if cls.__pydantic_complete__ and examples.__func__ is not _NO_EXAMPLES:
+            from ._examples import example_arguments
+
+            example_arguments(cls)  # invalid examples raise now, not at the first request
+
     @classmethod
     def __get_pydantic_core_schema__(
         cls, source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler
@@ -460,6 +487,10 @@ class FunctionToolModel(ToolModel):
             "parameters": schema,
         }
         return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
+
+
+_NO_EXAMPLES: Any = cast(Any, FunctionToolModel.model_tool_input_examples).__func__
+"""The base's `model_tool_input_examples`, which gives none."""
 
 
 class CustomToolModel(ToolModel):
@@ -598,15 +629,28 @@ def _function_spec(
         compiled = compile_schema(schema, api, strict=strict, custom=custom, unchecked=unchecked)
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
+        text, report, examples = cls._tool_description(description), compiled.report, ()
+        if not output:
+            from ._examples import example_arguments, with_examples_described
+
+            text, examples, report = with_examples_described(
+                text,
+                example_arguments(cls),
+                report,
+                api,
+                native=adapter(api).native_input_examples,
+            )
         spec = per_api[key] = FunctionToolSpec(
             name=cls.model_tool_name(),
-            description=cls._tool_description(description),
+            description=text,
             parameters=compiled.schema,
             strict=strict,
-            report=compiled.report,
+            report=report,
             namespace=None if output else cls.model_tool_namespace,
             local_name="" if output else cls._local_name(),
             defer_loading=not output and cls._deferred(),
+            input_examples=examples,
+            eager_input_streaming=not output and cls.model_tool_eager_input_streaming,
         )
     return spec
 

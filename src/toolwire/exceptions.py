@@ -50,6 +50,7 @@ __all__ = [
     "MCPServerError",
     "MediaError",
     "PendingCallError",
+    "PromptCacheWarning",
     "SchemaError",
     "StreamIncompleteError",
     "StreamOrderError",
@@ -69,6 +70,13 @@ __all__ = [
 class ToolwireWarning(UserWarning):
     """Something toolwire can work with but you probably did not mean: a tool with no
     description (the model sees only its name)."""
+
+
+class PromptCacheWarning(ToolwireWarning):
+    """A request that changes what the API's prompt cache keys on: on Anthropic, a tool
+    choice over a subset (`tool_choice(..., among=...)`) sends a narrower tool list, so
+    it cannot reuse what requests with the whole list cached. Filter it once you mean it:
+    `warnings.filterwarnings("ignore", category=PromptCacheWarning)`."""
 
 
 class ErrorForLLMToSee(Exception):

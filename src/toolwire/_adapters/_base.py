@@ -37,6 +37,10 @@ class Adapter(Protocol):
     """Whether the API constrains structured output to its schema subset whatever is
     asked (so formats compile strict there)."""
 
+    native_input_examples: bool
+    """Whether a tool definition has a field for example arguments (else they go in the
+    description)."""
+
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
     def tool_definitions(
@@ -60,6 +64,15 @@ class Adapter(Protocol):
     def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
         """The names of the tools the searches and references in `history` (this API's
         messages or items) loaded, in order."""
+        ...
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Mark the end of `rendered` (fresh tool definitions, or the messages answering a
+        turn) as a prompt-cache breakpoint with lifetime `ttl` (True: the API's default),
+        where the API takes explicit breakpoints; nothing where it caches on its own.
+        `ValueError` for a lifetime the API does not take."""
         ...
 
     def output_format(self, spec: FunctionToolSpec) -> Any: ...

@@ -18,7 +18,7 @@ counts as sent too (base64 for a PDF), against the 32 MB a request holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..._media import (
     MediaPlacement,
@@ -37,6 +37,7 @@ from ..._references import ToolReference, references_text
 
 if TYPE_CHECKING:
     from anthropic.types import (
+        CacheControlEphemeralParam,
         DocumentBlockParam,
         ImageBlockParam,
         TextBlockParam,
@@ -46,13 +47,25 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["attachment_blocks", "place", "tool_result_block"]
+__all__ = ["attachment_blocks", "cache_control", "place", "tool_result_block"]
 
 ANTHROPIC_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 ANTHROPIC_MAX_IMAGE_BYTES = 5 * 1024 * 1024
 """Of base64 ("image exceeds 5 MB maximum: 5333336 bytes > 5242880 bytes")."""
 ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """What a whole request holds: no document sent larger fits."""
+
+
+def cache_control(ttl: str | Literal[True]) -> CacheControlEphemeralParam:
+    """The `cache_control` of a breakpoint with lifetime `ttl` (True: the API's default,
+    five minutes)."""
+    if ttl is True:
+        return {"type": "ephemeral"}
+    if ttl == "5m" or ttl == "1h":
+        return {"type": "ephemeral", "ttl": ttl}
+    raise ValueError(
+        f"cache_breakpoint={ttl!r}: Anthropic's cache lives '5m' (the default: pass True) or '1h'."
+    )
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:

@@ -115,6 +115,7 @@ class GeminiAdapter:
 
     api: Literal["gemini"] = "gemini"
     output_always_strict = False
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -151,6 +152,12 @@ class GeminiAdapter:
                 response = _get(_get(part, "function_response", "functionResponse"), "response")
                 names += loaded_names(_get(response, "output"))
         return names
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: Gemini caches prompt prefixes on its own (explicit caching is a
+        separate `CachedContent`), with no breakpoint to set."""
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]

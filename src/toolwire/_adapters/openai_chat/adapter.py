@@ -50,6 +50,7 @@ class ChatCompletionsAdapter:
 
     api: Literal["chat.completions"] = "chat.completions"
     output_always_strict = False
+    native_input_examples = False
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server
@@ -100,6 +101,11 @@ class ChatCompletionsAdapter:
             if field(message, "role") == "tool":
                 names += loaded_names(field(message, "content"))
         return names
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: the API caches prompt prefixes on its own, with no breakpoint to set."""
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]

@@ -49,7 +49,7 @@ from .items import (
     unhandled_message,
 )
 from .replay import as_input_item
-from .results import attachments, output_item, place
+from .results import attachments, mark_breakpoint, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
@@ -76,6 +76,7 @@ class ResponsesAdapter:
     api: Literal["responses"] = "responses"
     output_always_strict = False
     defers_natively = True
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -120,6 +121,13 @@ class ResponsesAdapter:
 
     tool_search_definition = staticmethod(tool_search_definition)
     loaded_tool_names = staticmethod(loaded_tool_names)
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """A `prompt_cache_breakpoint` on the last content part of the turn's answer (an
+        output's text becomes its one `input_text` part); tool definitions take none."""
+        mark_breakpoint(rendered, ttl, tools=where == "tools")
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
         check_openai_name(spec.name, self.api)

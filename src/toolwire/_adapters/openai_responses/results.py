@@ -12,7 +12,7 @@ URL, a file's `file_data`, never a `file_url`), with the checks bytes get.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._media import (
     MediaPlacement,
@@ -39,10 +39,18 @@ if TYPE_CHECKING:
         ResponseToolSearchOutputItemParamParam,
     )
     from openai.types.responses.response_input_param import AdditionalTools, FunctionCallOutput
+    from openai.types.responses.response_input_text_content_param import PromptCacheBreakpoint
 
     from ..._result import ToolCallResult
 
-__all__ = ["attachments", "loaded_definitions", "output_item", "place", "search_output"]
+__all__ = [
+    "attachments",
+    "loaded_definitions",
+    "mark_breakpoint",
+    "output_item",
+    "place",
+    "search_output",
+]
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
@@ -69,6 +77,29 @@ def output_item(
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
     return {"type": "function_call_output", "call_id": result.call_id, "output": output}
+
+
+def mark_breakpoint(rendered: list[Any], ttl: str | Literal[True], *, tools: bool) -> None:
+    """Mark the last content part of `rendered` (the items answering a turn) as the end of
+    a reusable prompt prefix, with lifetime `ttl` (True: the request's default); tool
+    definitions have no such field (`tools`: nothing to do)."""
+    breakpoint: PromptCacheBreakpoint = {"mode": "explicit"}
+    if ttl == "30m":
+        breakpoint["ttl"] = "30m"
+    elif ttl == "12h":
+        breakpoint["ttl"] = "12h"
+    elif ttl is not True:
+        raise ValueError(
+            f"cache_breakpoint={ttl!r}: a Responses breakpoint lives '30m' (the default: "
+            "pass True) or '12h'."
+        )
+    if tools or not rendered:
+        return
+    last = rendered[-1]
+    key = "content" if "content" in last else "output"
+    if isinstance(last[key], str):
+        last[key] = [_input_text(last[key])]
+    last[key][-1]["prompt_cache_breakpoint"] = breakpoint
 
 
 def _input_text(text: str) -> ResponseInputTextContentParam:
@@ -147,7 +178,10 @@ def _input_part(
     part: MediaPart,
 ) -> ResponseInputImageContentParam | ResponseInputFileContentParam | ResponseInputTextContentParam:
     if isinstance(part, ImagePart):
-        image: ResponseInputImageContentParam = {"type": "input_image", "detail": "auto"}
+        image: ResponseInputImageContentParam = {
+            "type": "input_image",
+            "detail": part.detail or "auto",
+        }
         if part.file_id is not None:
             image["file_id"] = part.file_id
         else:
