@@ -80,7 +80,7 @@ from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
-from .results import attachments, function_response_part, place
+from .results import attachments, built, function_response_part, place
 from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
@@ -207,7 +207,7 @@ class GeminiAdapter:
         from google.genai import types
 
         parts = [function_response_part(result, media) for result in results]
-        return [types.Content(role="user", parts=parts), *attachments(results, media)]
+        return [built(types.Content, role="user", parts=parts), *attachments(results, media)]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""
