@@ -15,7 +15,16 @@ from pathlib import Path
 from typing import Any
 
 EXAMPLES = Path(__file__).resolve().parent
-API_KEYS = ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GEMINI_API_KEY", "GOOGLE_API_KEY")
+API_KEYS = (
+    "OPENAI_API_KEY",
+    "ANTHROPIC_API_KEY",
+    "GEMINI_API_KEY",
+    "GOOGLE_API_KEY",
+    "OLLAMA_BASE_URL",
+    "GROQ_API_KEY",
+    "OPENROUTER_API_KEY",
+)
+"""What makes an example talk to a live server: hidden while it runs offline."""
 ORDER = ("chat", "responses", "anthropic", "gemini")
 KINDS = ("tool", "group", "output", "stream", "media", "traced", "approval", "mcp")
 

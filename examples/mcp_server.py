@@ -12,10 +12,10 @@ from mcp import Client, StdioServerParameters
 from toolwire.core import BaseFunctionToolModel, ErrorForLLMToSee, ImagePart, ToolGroup
 from toolwire.mcp import mcp_server, run_stdio
 
-# A 1x1 PNG: what a chart tool would draw.
+# A 1x1 PNG (one blue pixel): what a chart tool would draw.
 PIXEL = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4d80000000049454e44ae426082"
+    "1f15c4890000000d4944415478da63902fdff21f00044d024acc1db5fa0000000049454e44ae426082"
 )
 
 

@@ -17,6 +17,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from inline_snapshot import snapshot
 
 import examples.__main__
 import generate_readme
@@ -191,3 +192,36 @@ def test_benchmarks_placeholder_shows_the_saved_table(
         generate_readme._Renderer().render(
             generate_readme.Page(template="missing.template.md", output="missing.md")
         )
+
+
+def test_the_server_examples_replay_what_each_server_needs() -> None:
+    """The examples of servers beyond OpenAI, on fakes imitating those servers: each turn
+    (a call written as text among them, a call Groq refused) is answered, and the history
+    they build is one the server accepts."""
+    assert output_of("chat_local_server") == snapshot(
+        """\
+Turn: tool_calls
+read_file -> Water the plants on Friday.
+Turn: calls_in_text
+read_file -> Buy soil.
+Turn: done
+Answer: Water the plants on Friday; the todo list says to buy soil.
+Replayed: content='', reasoning='Read it first.'
+Problems Ollama would answer 400 to: []
+"""
+    )
+    assert output_of("chat_hosted_models") == snapshot(
+        """\
+Refused by the server: Tool call validation failed: tool call validation failed: parameters for tool book_table did not match schema: errors: [at '/people': got string, want integer]
+book_table -> Booked Chez Anna for 4.
+Answer: Booked a table for 4 at Chez Anna.
+"""
+    )
+    assert output_of("chat_gateway") == snapshot(
+        """\
+convert -> 19,680 JPY
+Answer: 120 EUR is about 19,680 JPY.
+Replayed reasoning_details: [{'type': 'reasoning.text', 'text': 'The user wants euros in yen.', 'format': 'unknown', 'index': 0}]
+Problems the gateway would answer 400 to: []
+"""
+    )

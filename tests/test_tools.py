@@ -139,7 +139,7 @@ class TestDefinitions:
         with pytest.raises(UnknownApiError) as error:
             GetWeather.model_tool_definition("openai")  # pyright: ignore[reportArgumentType, reportCallIssue]
         assert str(error.value) == snapshot(
-            "Unknown api 'openai'. Use one of: 'chat.completions', 'responses', 'anthropic', 'gemini'."
+            "Unknown api 'openai'. Use one of: 'chat.completions', 'responses', 'anthropic', 'gemini' (or a ChatServer)."
         )
 
     def test_custom_json_schema_is_sent_as_given(self) -> None:

@@ -201,3 +201,30 @@ if TYPE_CHECKING:
         candidates = gemini.candidates or []
         assert_type(group.run_tool_calls(candidates[0], 1), list[ToolCallResult[float]])
         group.prepare_tool_calls(response.output)
+
+    from toolwire.core import ChatServer, FailedGeneration, failed_generation, recover_text_calls
+    from toolwire.testing import FakeOpenAI, check_history
+
+    def chat_servers(client: OpenAI, completion: ChatCompletion, error: Exception) -> None:
+        """A `ChatServer` goes wherever "chat.completions" goes, with the same types."""
+        server = ChatServer.DEEPSEEK
+        history: list[ChatCompletionMessageParam] = []
+        client.chat.completions.create(
+            model="m",
+            messages=history,
+            tools=group.tool_definitions(server),
+            response_format=Weather.model_tool_format(server),
+            **group.tool_choice(server, "auto", thinking=False),
+        )
+        results = group.run_tool_calls(completion, 1)
+        history.extend(assistant_messages(completion, server))
+        history.extend(tool_result_messages(results, server))
+        assert_type(turn_status(completion, server), TurnStatus)
+        assert_type(ToolCallStream(server).final_response(), ChatCompletion)
+        assert_type(recover_text_calls(completion), ChatCompletion)
+        failed = failed_generation(error)
+        if failed is not None:
+            assert_type(failed, FailedGeneration)
+            history.extend(failed.messages)
+        check_history(history, ChatServer.MISTRAL)
+        FakeOpenAI(server=ChatServer("my-server", strict=False)).client()

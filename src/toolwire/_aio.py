@@ -33,6 +33,7 @@ from .exceptions import ErrorForLLMToSee, HandlerCancelledError
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
 
@@ -120,7 +121,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         hooks: ToolHooks | None = None,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call with the tool of its name. Never raises for anything
@@ -135,7 +136,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         max_concurrency: int | None = None,
@@ -206,7 +207,7 @@ class ToolGroup(
         approve: Callable[[PendingCall[Any]], bool | str | Awaitable[bool | str]],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         max_concurrency: int | None = None,

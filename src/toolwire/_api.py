@@ -2,7 +2,9 @@
 
 Everything else reaches an API through what is here:
 
-- its name: the public `Api` literal, `API_NAMES`, `check_api`;
+- its name: the public `Api` literal, `API_NAMES`, `check_api`; and its dialects (a
+  server speaking the API its own way, such as Chat Completions' `ChatServer`), accepted
+  wherever a name is: `adapter(dialect)` is the API's adapter bound to that server;
 - its registry entry (`API_ENTRIES`): its title, its adapter folder under
   `_adapters/`, the SDK modules its objects come from, its schema rules, and the result
   property its adapter renders; `adapter(api)` imports that adapter on first use, so
@@ -25,7 +27,7 @@ import inspect
 import reprlib
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal, TypeGuard, cast
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, cast
 
 from .exceptions import ToolwireError, UnexpectedObjectError, UnknownApiError
 
@@ -40,6 +42,7 @@ __all__ = [
     "RESPONSES_ITEM_TYPES",
     "Api",
     "ApiEntry",
+    "Dialect",
     "adapter",
     "api_of",
     "api_or_none",
@@ -69,13 +72,47 @@ def is_api(value: object) -> TypeGuard[Api]:
     return value in API_NAMES
 
 
+class Dialect(Protocol):
+    """One server's way of speaking an API (Chat Completions' `ChatServer`): accepted
+    wherever an `api` is; its API's adapter, bound to it, writes for that server."""
+
+    @property
+    def api(self) -> Api: ...
+
+
 def check_api(value: object) -> Api:
-    """Return `value` as an `Api`, or raise `UnknownApiError` naming the valid ones."""
+    """The API `value` names (an API name, or a dialect of one), or raise
+    `UnknownApiError` naming the valid ones."""
     if value in API_NAMES:
         return value
+    api = _dialect_api(value)
+    if api is not None:
+        return api
+    dialects = [entry.dialect.split(":")[1] for entry in API_ENTRIES.values() if entry.dialect]
+    also = f" (or a {' or '.join(dialects)})" if dialects else ""
     raise UnknownApiError(
-        f"Unknown api {value!r}. Use one of: {', '.join(repr(a) for a in API_NAMES)}."
+        f"Unknown api {value!r}. Use one of: {', '.join(repr(a) for a in API_NAMES)}{also}."
     )
+
+
+_DIALECT_OF: dict[type, Api | None] = {}
+"""Class -> the API whose dialect class it is (or subclasses), or None."""
+
+
+def _dialect_api(value: object) -> Api | None:
+    kind = type(value)
+    if kind in _DIALECT_OF:
+        return _DIALECT_OF[kind]
+    found: Api | None = None
+    for entry in API_ENTRIES.values():
+        if entry.dialect is None:
+            continue
+        module, name = entry.dialect.split(":")
+        module = f"{__package__}._adapters.{entry.folder}.{module}"
+        if any(c.__module__ == module and c.__qualname__ == name for c in kind.__mro__):
+            found = entry.name
+    _DIALECT_OF[kind] = found
+    return found
 
 
 # -- the registry ------------------------------------------------------------------
@@ -99,6 +136,10 @@ class ApiEntry:
     result_property: str
     """The property of every result that holds its native answer (`tool_message`...),
     rendered by the adapter's `native_result`."""
+    dialect: str | None = None
+    """The class of its dialects, `<module>:<class>` in its adapter folder (values of it
+    name a server speaking this API its own way), whose adapter's `for_dialect(value)`
+    binds it; None when the API has none."""
 
 
 API_ENTRIES: dict[Api, ApiEntry] = {
@@ -111,6 +152,7 @@ API_ENTRIES: dict[Api, ApiEntry] = {
             sdk_modules=("openai.types.chat",),
             schema_rules="_openai:chat_profile",
             result_property="tool_message",
+            dialect="servers:ChatServer",
         ),
         ApiEntry(
             name="responses",
@@ -140,16 +182,27 @@ API_ENTRIES: dict[Api, ApiEntry] = {
 }
 """One entry per API: adding an API adds one here (see docs/architecture.md)."""
 
-_LOADED: dict[Api, Adapter] = {}
+_LOADED: dict[object, Adapter] = {}
+"""API name or dialect -> its adapter."""
 
 
-def adapter(api: Api) -> Adapter:
-    """The adapter for `api`, imported on first use."""
-    loaded = _LOADED.get(api)
+def adapter(api: Api | Dialect) -> Adapter:
+    """The adapter for `api` (an API name, imported on first use), or for a dialect: its
+    API's adapter bound to it. Anything else raises `UnknownApiError`."""
+    try:
+        loaded = _LOADED.get(api)
+    except TypeError:  # unhashable: not an API
+        loaded = None
     if loaded is None:
-        folder = API_ENTRIES[check_api(api)].folder
-        module = importlib.import_module(f"toolwire._adapters.{folder}.adapter")
-        loaded = _LOADED[api] = module.ADAPTER
+        name = check_api(api)
+        if isinstance(api, str):
+            folder = API_ENTRIES[name].folder
+            module = importlib.import_module(f"toolwire._adapters.{folder}.adapter")
+            loaded = module.ADAPTER
+        else:
+            bind: Callable[[object], Adapter] = getattr(adapter(name), "for_dialect")  # noqa: B009
+            loaded = bind(api)
+        _LOADED[api] = loaded
     return loaded
 
 

@@ -7,9 +7,10 @@ from typing import Any, Literal, NoReturn
 
 from ._call import StandardToolCall
 from ._result import ToolCallFailure, ToolCallResult
-from .exceptions import ToolBatchError
+from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "CallTimedOut",
     "UnexpectedErrors",
     "batch_error",
     "check_settings",
@@ -118,10 +119,21 @@ def unexpected_failure(call: StandardToolCall, error: Exception) -> ToolCallFail
     return ToolCallFailure.for_call(call, exception=error)
 
 
+class CallTimedOut(ErrorForLLMToSee):
+    """Raised by a handler that bounds its own work (an MCP tool waiting for its server)
+    when its time is up: its call gets the same "timeout" failure as a handler the batch
+    stopped."""
+
+    def __init__(self, seconds: float) -> None:
+        super().__init__(f"timed out after {seconds:g} seconds")
+        self.seconds = seconds
+
+
 def timeout_failure(call: StandardToolCall, seconds: float, error: Exception) -> ToolCallFailure:
+    unit = "second" if seconds == 1 else "seconds"
     return ToolCallFailure.for_call(
         call,
-        f"The tool did not finish within {seconds:g} seconds and was stopped. "
+        f"The tool did not finish within {seconds:g} {unit} and was stopped. "
         "Try again, perhaps with a smaller request, or tell the user.",
         fail_reason="timeout",
         exception=error,

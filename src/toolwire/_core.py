@@ -23,6 +23,7 @@ from .exceptions import ErrorForLLMToSee
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
 
@@ -115,7 +116,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         hooks: ToolHooks | None = None,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call with the tool of its name. Never raises for anything
@@ -130,7 +131,7 @@ class ToolGroup(
         context: ContextIn,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
@@ -173,7 +174,7 @@ class ToolGroup(
         approve: Callable[[PendingCall[Any]], bool | str],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
@@ -53,11 +54,15 @@ def check_tools(
         tool_namespace = getattr(tool, "_toolwire_namespace", None)
         if tool_namespace != namespace:
             other = "toolwire.aio" if namespace == "core" else "toolwire.core"
-            raise ToolDefinitionError(
-                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
-                f"ToolGroup. Use the ToolGroup of {other}, or define the tool from "
+            # A class built for the caller (an MCP tool) says where its sibling comes from.
+            way_out = getattr(tool, "_toolwire_group_hint", None) or (
+                f"Use the ToolGroup of {other}, or define the tool from "
                 f"toolwire.{namespace} ({'async def' if namespace == 'aio' else 'def'} "
                 "model_tool_handler)."
+            )
+            raise ToolDefinitionError(
+                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
+                f"ToolGroup. {way_out}"
             )
         name = tool.model_tool_name()
         previous = by_name.get(name)
@@ -87,7 +92,7 @@ class GroupDefinitions:
 
     @overload
     def tool_definitions(
-        self, api: Literal["chat.completions"]
+        self, api: Literal["chat.completions"] | ChatServer
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
     def tool_definitions(self, api: Literal["responses"]) -> list[ResponsesToolParam]: ...
@@ -97,12 +102,12 @@ class GroupDefinitions:
     def tool_definitions(self, api: Literal["gemini"]) -> list[Any]: ...
     @overload
     def tool_definitions(
-        self, api: Api
+        self, api: Api | ChatServer
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api
+        self, api: Api | ChatServer
     ) -> (
         list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
     ):
@@ -113,17 +118,18 @@ class GroupDefinitions:
         typed `list[Any]` because google-genai's `tools` parameter changes type when
         the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
         """
-        api = check_api(api)
+        check_api(api)
         definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
         return adapter(api).tool_definitions(definitions)
 
     @overload
     def tool_choice(
         self,
-        api: Literal["chat.completions"],
+        api: Literal["chat.completions"] | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
     ) -> ChatToolChoiceParams: ...
     @overload
     def tool_choice(
@@ -153,7 +159,7 @@ class GroupDefinitions:
     @overload
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
@@ -166,7 +172,7 @@ class GroupDefinitions:
     ): ...
     def tool_choice(
         self,
-        api: Api,
+        api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
         parallel: bool | None = None,
@@ -184,7 +190,10 @@ class GroupDefinitions:
         one tool class of this group (that tool must be called). `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
-        thinking is on; a forced choice is then refused, as the API would.
+        thinking is on; a forced choice is then refused, as the API would. On a
+        `ChatServer` that refuses a forced choice while it thinks (DeepSeek, Kimi):
+        False (or `{"type": "disabled"}`) when the request turns thinking off; by
+        default the server thinks, and a forced choice is refused.
         Raises `ToolChoiceError` for what the API would reject.
         """
         from ._tool_choice import tool_choice_params
@@ -222,7 +231,7 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
-        api: Api | None = None,
+        api: Api | ChatServer | None = None,
         other_calls: Literal["raise", "ignore"] = "raise",
     ) -> list[PendingCall[Tool]]:
         """Validate every call without running any: one `PendingCall` per call, in order,

@@ -36,6 +36,8 @@ if TYPE_CHECKING:
     )
     from openai.types.responses import Response, ResponseInputItemParam, ResponseOutputItem
 
+    from ._adapters.openai_chat.servers import ChatServer
+
 __all__ = [
     "AnyResponse",
     "AnthropicTurn",
@@ -94,7 +96,7 @@ else:
 
 @overload
 def assistant_messages(
-    response: ChatTurn, api: Literal["chat.completions"]
+    response: ChatTurn, api: Literal["chat.completions"] | ChatServer
 ) -> list[ChatCompletionAssistantMessageParam]: ...
 @overload
 def assistant_messages(
@@ -106,24 +108,26 @@ def assistant_messages(
 ) -> list[MessageParam]: ...
 @overload
 def assistant_messages(response: GeminiTurn, api: Literal["gemini"]) -> list[Content]: ...
-def assistant_messages(response: object, api: Api) -> list[Any]:
+def assistant_messages(response: object, api: Api | ChatServer) -> list[Any]:
     """The assistant turn of `response`, in the form `api` accepts back in its history.
 
-    chat: one assistant message param; responses: the output items (reasoning items
-    with `encrypted_content` kept); anthropic: one assistant message (thinking blocks
-    and signatures kept); gemini: the candidate's `Content`, unchanged. Only keys the
-    SDK's param types define. A call that came without an id gets the same
-    synthesized id here as in the results (pass the same object to both). An object
-    that is not `api`'s (another API's response, a stream, one chunk of it) raises
-    `UnexpectedObjectError`.
+    chat: one assistant message param, with what the server sent that its next turn
+    needs (reasoning fields, each call's `extra_content`; which ones, and the form of
+    content and ids, follow the `ChatServer` given as `api`); responses: the output
+    items (reasoning items with `encrypted_content` kept); anthropic: one assistant
+    message (thinking blocks and signatures kept); gemini: the candidate's `Content`,
+    unchanged. Otherwise only keys the SDK's param types define. A call that came
+    without an id gets the same synthesized id here as in the results (pass the same
+    object to both). An object that is not `api`'s (another API's response, a stream,
+    one chunk of it) raises `UnexpectedObjectError`.
     """
-    return adapter(check_api(api)).assistant_messages(response)
+    return adapter(api).assistant_messages(response)
 
 
 @overload
 def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
-    api: Literal["chat.completions"],
+    api: Literal["chat.completions"] | ChatServer,
     *,
     media: MediaPlacement = "native",
 ) -> list[ChatCompletionMessageParam]: ...
@@ -150,10 +154,16 @@ def tool_result_messages(
 ) -> list[Content]: ...
 @overload
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+    results: Sequence[ToolCallResult[Any]],
+    api: Api | ChatServer,
+    *,
+    media: MediaPlacement = "native",
 ) -> list[Any]: ...
 def tool_result_messages(
-    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+    results: Sequence[ToolCallResult[Any]],
+    api: Api | ChatServer,
+    *,
+    media: MediaPlacement = "native",
 ) -> list[Any]:
     """What to append after the assistant turn: one tool message per call (chat), one
     output item per call (responses), one user message starting with every
@@ -171,7 +181,7 @@ def tool_result_messages(
         return []
     if media not in ("native", "message"):
         raise ValueError(f"media must be 'native' or 'message', not {media!r}.")
-    render = adapter(check_api(api)).tool_result_messages
+    render = adapter(api).tool_result_messages
     try:
         return render(results, media)
     except (AttributeError, TypeError):  # checked only once rendering failed
@@ -182,14 +192,18 @@ def tool_result_messages(
 
 
 def media_report(
-    results: Sequence[ToolCallResult[Any]], api: Api, *, media: MediaPlacement = "native"
+    results: Sequence[ToolCallResult[Any]],
+    api: Api | ChatServer,
+    *,
+    media: MediaPlacement = "native",
 ) -> MediaReport:
     """Where `tool_result_messages(results, api, media=media)` puts each image and file
     of the results, and why when not inside the result; `report.undelivered` lists the
     ones the API takes nowhere (the model reads a note about each instead)."""
-    rule = adapter(check_api(api)).place_media
+    rule = adapter(api).place_media
+    name = check_api(api)
     try:
-        return MediaReport(api, tuple(plan(results, api, rule, media)))
+        return MediaReport(name, tuple(plan(results, name, rule, media)))
     except (AttributeError, TypeError):  # checked only once planning failed
         mistake = _not_results(results, "media_report", api)
         if mistake is None:
@@ -197,7 +211,9 @@ def media_report(
         raise mistake from None
 
 
-def _not_results(results: object, function: str, api: Api) -> UnexpectedObjectError | None:
+def _not_results(
+    results: object, function: str, api: Api | ChatServer
+) -> UnexpectedObjectError | None:
     """The error for `results` that is not a sequence of results (a response, one result,
     a list of calls...), saying what to pass; None when it is one (the failure lies
     elsewhere)."""
@@ -224,15 +240,17 @@ def _not_results(results: object, function: str, api: Api) -> UnexpectedObjectEr
 
 
 @overload
-def turn_status(response: ChatTurn, api: Literal["chat.completions"]) -> TurnStatus: ...
+def turn_status(
+    response: ChatTurn, api: Literal["chat.completions"] | ChatServer
+) -> TurnStatus: ...
 @overload
 def turn_status(response: ResponsesTurn, api: Literal["responses"]) -> TurnStatus: ...
 @overload
 def turn_status(response: AnthropicTurn, api: Literal["anthropic"]) -> TurnStatus: ...
 @overload
 def turn_status(response: GeminiTurn, api: Literal["gemini"]) -> TurnStatus: ...
-def turn_status(response: object, api: Api) -> TurnStatus:
-    """Why the turn ended: "tool_calls", "done", "truncated", "paused", "refused" or
-    "malformed" (see `TurnStatus`). An object that is not `api`'s raises
-    `UnexpectedObjectError`."""
-    return adapter(check_api(api)).turn_status(response)
+def turn_status(response: object, api: Api | ChatServer) -> TurnStatus:
+    """Why the turn ended: "tool_calls", "done", "truncated", "paused", "refused",
+    "malformed" or "calls_in_text" (see `TurnStatus`). An object that is not `api`'s
+    raises `UnexpectedObjectError`."""
+    return adapter(api).turn_status(response)

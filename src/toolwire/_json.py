@@ -24,28 +24,23 @@ def copy_json(value: Any) -> Any:
         return value
     copies: dict[int, Any] = {id(cast(Any, value)): root}
     stack: list[tuple[Any, Any]] = [(value, root)]
-    item: Any
+    entries: Any
     copy: Any
     while stack:
         source, target = stack.pop()
+        # Scalars come over in one C-level call; containers are then replaced by copies.
         if isinstance(target, dict):
-            for key, item in cast("dict[Any, Any]", source).items():
-                if isinstance(item, (dict, list)):  # a tuple: faster than `dict | list`
-                    copy = copies.get(id(item))  # pyright: ignore[reportUnknownArgumentType]
-                    if copy is None:
-                        copy = {} if isinstance(item, dict) else []
-                        copies[id(item)] = copy  # pyright: ignore[reportUnknownArgumentType]
-                        stack.append((item, copy))  # pyright: ignore[reportUnknownArgumentType]
-                    item = copy
-                target[key] = item
+            cast("dict[Any, Any]", target).update(source)
+            entries = cast("dict[Any, Any]", source).items()
         else:
-            for item in cast("list[Any]", source):
-                if isinstance(item, (dict, list)):
-                    copy = copies.get(id(item))  # pyright: ignore[reportUnknownArgumentType]
-                    if copy is None:
-                        copy = {} if isinstance(item, dict) else []
-                        copies[id(item)] = copy  # pyright: ignore[reportUnknownArgumentType]
-                        stack.append((item, copy))  # pyright: ignore[reportUnknownArgumentType]
-                    item = copy
-                cast("list[Any]", target).append(item)
+            cast("list[Any]", target).extend(source)
+            entries = enumerate(cast("list[Any]", source))
+        for key, item in entries:
+            if isinstance(item, (dict, list)):  # a tuple: faster than `dict | list`
+                copy = copies.get(id(item))  # pyright: ignore[reportUnknownArgumentType]
+                if copy is None:
+                    copy = {} if isinstance(item, dict) else []
+                    copies[id(item)] = copy  # pyright: ignore[reportUnknownArgumentType]
+                    stack.append((item, copy))  # pyright: ignore[reportUnknownArgumentType]
+                target[key] = copy
     return root

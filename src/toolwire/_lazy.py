@@ -1,7 +1,8 @@
 """Names of `toolwire.core` and `toolwire.aio` that load on first use.
 
 A plain dispatch needs neither the schema compiler, nor streaming, nor toolcall's
-definition models; importing them costs a fifth of `import toolwire.core`. Both
+definition models, nor what Chat Completions servers other than OpenAI's need;
+importing them costs a fifth of `import toolwire.core`. Both
 namespaces export `__all__` below and import these names for type checkers only (from
 here); at run time their `__getattr__` is `lazy_getattr`, which loads each module the
 first time one of its names is read.
@@ -14,6 +15,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
+    from ._adapters.openai_chat.recover import recover_text_calls
+    from ._adapters.openai_chat.servers import ChatServer
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
@@ -36,7 +40,11 @@ if TYPE_CHECKING:
     from ._streaming._preview import StringDelta
 
 __all__ = [
+    "ChatServer",
+    "failed_generation",
+    "FailedGeneration",
     "ReasoningDelta",
+    "recover_text_calls",
     "SchemaChange",
     "SchemaReport",
     "StandardCustomToolDefinition",
@@ -74,6 +82,10 @@ LAZY_NAMES: dict[str, str] = {
     "TurnEnded": "._streaming._events",
     "StringDelta": "._streaming._preview",
     "ToolCallStream": "._stream",
+    "ChatServer": "._adapters.openai_chat.servers",
+    "FailedGeneration": "._adapters.openai_chat.failed",
+    "failed_generation": "._adapters.openai_chat.failed",
+    "recover_text_calls": "._adapters.openai_chat.recover",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 

@@ -14,6 +14,7 @@ from typing import Any, cast
 import pydantic
 
 from . import _feedback
+from ._batch import CallTimedOut, timeout_failure
 from ._call import StandardToolCall
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
@@ -191,7 +192,10 @@ _OK = object()
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:
-    """The failure answering a call whose handler raised `ErrorForLLMToSee`."""
+    """The failure answering a call whose handler raised `ErrorForLLMToSee` (a "timeout"
+    failure when it is `CallTimedOut`)."""
+    if isinstance(error, CallTimedOut):
+        return timeout_failure(call, error.seconds, error)
     return _failure(call, "explicit_handler_error", _feedback.explicit_error(error), error)
 
 

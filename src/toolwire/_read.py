@@ -12,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, TypeGuard
 
-from ._api import Api, adapter, api_of, sdk_api
+from ._api import Api, adapter, api_of, check_api, sdk_api
 from ._call import StandardToolCall
 from .exceptions import ToolwireError
 
 if TYPE_CHECKING:
     from ._adapters._base import Adapter
+    from ._adapters.openai_chat.servers import ChatServer
 
 __all__ = ["read_call", "read_calls"]
 
@@ -41,10 +42,13 @@ message, one call) is fixed by the class, while a dict is looked at one by one."
 
 
 def read_calls(
-    calls: object, *, api: Api | None = None, other_calls: OtherCalls = "raise"
+    calls: object, *, api: Api | ChatServer | None = None, other_calls: OtherCalls = "raise"
 ) -> list[StandardToolCall]:
     """Every tool call in `calls`: one call object, a sequence of them, or a whole
-    response/message object of any API, in call order."""
+    response/message object of any API, in call order. A dialect given as `api` (a
+    `ChatServer`) reads as its API: reading needs no profile."""
+    if api is not None and not isinstance(api, str):
+        api = check_api(api)
     if other_calls != "raise" and other_calls != "ignore":
         raise (ValueError if isinstance(other_calls, str) else TypeError)(
             f'other_calls must be "raise" (the default: a client-side call toolwire cannot '
@@ -66,7 +70,7 @@ def read_calls(
     return _reading(calls, api or api_of(calls)).read(calls, other_calls=other_calls)
 
 
-def read_call(call: object, *, api: Api | None = None) -> StandardToolCall:
+def read_call(call: object, *, api: Api | ChatServer | None = None) -> StandardToolCall:
     """Exactly one call: raises if `call` is not a single tool call."""
     calls = read_calls(call, api=api)
     if len(calls) != 1 or _is_sequence(call):

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from openai.types.responses import Response
 
     from ._adapters._base import StreamAccumulator
+    from ._adapters.openai_chat.servers import ChatServer
     from ._call import StandardToolCall
     from ._streaming._events import StreamEvent
 
@@ -44,7 +45,7 @@ class ToolCallStream(Generic[R]):
 
     @overload
     def __init__(
-        self: ToolCallStream[ChatCompletion], api: Literal["chat.completions"]
+        self: ToolCallStream[ChatCompletion], api: Literal["chat.completions"] | ChatServer
     ) -> None: ...
     @overload
     def __init__(self: ToolCallStream[Response], api: Literal["responses"]) -> None: ...
@@ -53,10 +54,10 @@ class ToolCallStream(Generic[R]):
     @overload
     def __init__(self: ToolCallStream[GenerateContentResponse], api: Literal["gemini"]) -> None: ...
     @overload
-    def __init__(self: ToolCallStream[Any], api: Api) -> None: ...
-    def __init__(self, api: Api) -> None:
+    def __init__(self: ToolCallStream[Any], api: Api | ChatServer) -> None: ...
+    def __init__(self, api: Api | ChatServer) -> None:
         self.api: Api = check_api(api)
-        self._accumulator: StreamAccumulator = adapter(self.api).stream_accumulator()
+        self._accumulator: StreamAccumulator = adapter(api).stream_accumulator()
         # `feed` runs once per streamed chunk, so the instance holds the accumulator's
         # own bound method: one call layer less (the method below documents it).
         self.feed = self._accumulator.feed

@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     )
     from openai.types.shared_params import ResponseFormatJSONSchema
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -318,7 +319,7 @@ class FunctionToolModel(ToolModel):
     @overload
     @classmethod
     def model_tool_definition(
-        cls, api: Literal["chat.completions"]
+        cls, api: Literal["chat.completions"] | ChatServer
     ) -> ChatCompletionFunctionToolParam: ...
     @overload
     @classmethod
@@ -332,19 +333,20 @@ class FunctionToolModel(ToolModel):
     @overload
     @classmethod
     def model_tool_definition(
-        cls, api: Api
+        cls, api: Api | ChatServer
     ) -> ChatCompletionFunctionToolParam | FunctionToolParam | ToolParam | Tool: ...
     @classmethod
     def model_tool_definition(
-        cls, api: Api
+        cls, api: Api | ChatServer
     ) -> ChatCompletionFunctionToolParam | FunctionToolParam | ToolParam | Tool:
         """The value to put in the API's `tools` parameter (a fresh object you may mutate)."""
-        api = check_api(api)
-        return adapter(api).function_definition(_function_spec(cls, api))
+        return adapter(api).function_definition(_function_spec(cls, check_api(api)))
 
     @overload
     @classmethod
-    def model_tool_format(cls, api: Literal["chat.completions"]) -> ResponseFormatJSONSchema: ...
+    def model_tool_format(
+        cls, api: Literal["chat.completions"] | ChatServer
+    ) -> ResponseFormatJSONSchema: ...
     @overload
     @classmethod
     def model_tool_format(
@@ -359,7 +361,7 @@ class FunctionToolModel(ToolModel):
     @overload
     @classmethod
     def model_tool_format(
-        cls, api: Api
+        cls, api: Api | ChatServer
     ) -> (
         ResponseFormatJSONSchema
         | ResponseFormatTextJSONSchemaConfigParam
@@ -368,7 +370,7 @@ class FunctionToolModel(ToolModel):
     ): ...
     @classmethod
     def model_tool_format(
-        cls, api: Api
+        cls, api: Api | ChatServer
     ) -> (
         ResponseFormatJSONSchema
         | ResponseFormatTextJSONSchemaConfigParam
@@ -378,11 +380,12 @@ class FunctionToolModel(ToolModel):
         """The structured-output format for this model: `response_format` (chat),
         `text={"format": ...}` (responses), `output_config={"format": ...}` (anthropic),
         or `GenerateContentConfig(**...)` fields (gemini)."""
-        api = check_api(api)
-        return adapter(api).output_format(_function_spec(cls, api, output=True))
+        return adapter(api).output_format(_function_spec(cls, check_api(api), output=True))
 
     @classmethod
-    def model_tool_schema_report(cls, api: Api, *, output: bool = False) -> SchemaReport:
+    def model_tool_schema_report(
+        cls, api: Api | ChatServer, *, output: bool = False
+    ) -> SchemaReport:
         """What compiling this tool's schema for `api` changed, and whether it lost anything
         (`output=True`: the structured-output format's schema)."""
         return _function_spec(cls, check_api(api), output=output).report
@@ -457,25 +460,29 @@ class CustomToolModel(ToolModel):
     @overload
     @classmethod
     def model_tool_definition(
-        cls, api: Literal["chat.completions"]
+        cls, api: Literal["chat.completions"] | ChatServer
     ) -> ChatCompletionCustomToolParam: ...
     @overload
     @classmethod
     def model_tool_definition(cls, api: Literal["responses"]) -> CustomToolParam: ...
     @overload
     @classmethod
-    def model_tool_definition(cls, api: Api) -> ChatCompletionCustomToolParam | CustomToolParam: ...
+    def model_tool_definition(
+        cls, api: Api | ChatServer
+    ) -> ChatCompletionCustomToolParam | CustomToolParam: ...
     @classmethod
-    def model_tool_definition(cls, api: Api) -> ChatCompletionCustomToolParam | CustomToolParam:
+    def model_tool_definition(
+        cls, api: Api | ChatServer
+    ) -> ChatCompletionCustomToolParam | CustomToolParam:
         """The value to put in the API's `tools` parameter. OpenAI only: Anthropic and Gemini
         have no custom tools, so asking for them raises `UnsupportedToolError`."""
-        api = check_api(api)
+        bound = adapter(api)
         spec = CustomToolSpec(
             name=cls.model_tool_name(),
             description=cls._tool_description(),
             format=normalize_format(cls, cls.model_tool_format),
         )
-        return adapter(api).custom_definition(spec)
+        return bound.custom_definition(spec)
 
     @classmethod
     def model_tool_standard_definition(cls) -> StandardCustomToolDefinition:
@@ -541,7 +548,10 @@ def _function_spec(
 
             refuse_unreachable_aliases(cls)
         strict = cls.model_tool_strict or key[1]
-        compiled = compile_schema(schema, api, strict=strict, custom=custom)
+        # A class that checks its arguments by other means (an MCP tool) says which
+        # constraints it leaves unchecked, for the report.
+        unchecked = getattr(cls, "_toolwire_unchecked", None)
+        compiled = compile_schema(schema, api, strict=strict, custom=custom, unchecked=unchecked)
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
         spec = per_api[key] = FunctionToolSpec(

@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from openai.types.chat import ChatCompletionToolChoiceOptionParam
     from openai.types.responses.response_create_params import ToolChoice as ResponsesToolChoice
 
+    from ._adapters.openai_chat.servers import ChatServer
     from ._tool import CustomToolModel, FunctionToolModel, ToolModel
 
 __all__ = [
@@ -82,14 +83,14 @@ class CheckedChoice:
 
 def tool_choice_params(
     tools: Mapping[str, type[FunctionToolModel] | type[CustomToolModel]],
-    api: Api,
+    api: Api | ChatServer,
     choice: ToolChoiceMode | type[ToolModel],
     *,
     parallel: bool | None,
     thinking: object,
 ) -> dict[str, Any]:
     """The create-call keyword arguments for `choice` over `tools` (see `tool_choice`)."""
-    api = check_api(api)
+    check_api(api)
     checked = _checked(tools, choice)
     return adapter(api).tool_choice_params(checked, parallel=parallel, thinking=thinking)
 

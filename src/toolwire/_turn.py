@@ -10,7 +10,9 @@ from typing import Literal
 
 __all__ = ["TurnStatus"]
 
-TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "malformed"]
+TurnStatus = Literal[
+    "tool_calls", "done", "truncated", "paused", "refused", "malformed", "calls_in_text"
+]
 """Why a turn ended.
 
 - "tool_calls": the model called tools; run them and send the results.
@@ -25,4 +27,8 @@ TurnStatus = Literal["tool_calls", "done", "truncated", "paused", "refused", "ma
   answered with a "truncated" failure too.
 - "malformed": Gemini `MALFORMED_FUNCTION_CALL`: the model produced a call it could not
   encode; there is nothing to run, retry the request.
+- "calls_in_text": a Chat Completions answer whose text holds tool calls in a known text
+  format (Hermes/Qwen `<tool_call>{...}</tool_call>`, GLM): the server did not parse
+  them (its tool parser is off, or its chat template lacks tools). Turn its tool parser
+  on, or read them with `recover_text_calls(response)` and run them.
 """

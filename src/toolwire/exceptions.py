@@ -45,6 +45,7 @@ __all__ = [
     "DuplicateToolNameError",
     "ErrorForLLMToSee",
     "HandlerCancelledError",
+    "MCPServerError",
     "MediaError",
     "PendingCallError",
     "SchemaError",
@@ -174,6 +175,12 @@ class HandlerCancelledError(ToolwireError, RuntimeError):
 
 class StreamIncompleteError(ToolwireError, RuntimeError):
     """A stream ended without the event that completes a response."""
+
+
+class MCPServerError(ToolwireError, RuntimeError):
+    """An MCP server answered `MCPTools.load` or `refresh` in a way no tool list can be
+    built from: a `tools/list` whose pages never end (a cursor sent twice). A failing
+    tool call never raises it: that call gets a failure result."""
 
 
 _BATCH_FIELDS = frozenset({"calls", "results", "errors"})

@@ -27,6 +27,7 @@ from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
 from tests.compat.shapes import (
     EVIDENCE,
+    FIRST_TURN,
     KINDS,
     SHAPES_DIR,
     Shape,
@@ -38,6 +39,7 @@ from tests.compat.shapes import (
 )
 from toolwire.core import (
     BaseFunctionToolModel,
+    ChatServer,
     StreamEvent,
     ToolCallCompleted,
     ToolCallResult,
@@ -45,10 +47,13 @@ from toolwire.core import (
     ToolGroup,
     TurnEnded,
     assistant_messages,
+    failed_generation,
+    recover_text_calls,
     tool_result_messages,
     turn_status,
 )
-from toolwire.exceptions import StreamIncompleteError, StreamOrderError
+from toolwire.exceptions import StreamIncompleteError
+from toolwire.testing import FakeOpenAI, FakeReply, check_history
 
 API = "chat.completions"
 
@@ -74,120 +79,7 @@ class get_time(BaseFunctionToolModel[None, None]):
 GROUP = ToolGroup.from_list([get_weather, get_time])
 """Each handler answers with the arguments it ran with, as JSON."""
 
-_GLUED_RESENDS = (
-    "each cumulative fragment is appended to the text so far: the arguments read "
-    '\'{"city": {"city": "Pa{"city": "Paris"}\' and the call is answered invalid_arguments'
-)
-_EMPTY_FINISH = (
-    'finish_reason "" on the first chunk ends the choice: the call completes with the '
-    "arguments received so far ('') and its next fragment raises StreamOrderError"
-)
-_NAME_AFTER_ID = (
-    "the name that arrives after the call's id is dropped: the call keeps the empty name "
-    "of its first fragment and is answered invalid_name"
-)
-_SPLIT_NAME = "only the first fragment of the name is kept ('get_wea'): answered invalid_name"
-_TWO_CALLS_ONE_INDEX = (
-    "the second call's arguments are appended to the first call's "
-    "('{...}{...}'): one call, answered invalid_arguments, and the second call is lost"
-)
-_OBJECT_FRAGMENT = (
-    "an arguments fragment that is a JSON object crashes ToolCallStream.feed with a bare "
-    "TypeError from the argument scanner (_streaming/_scanner.py)"
-)
-_DROPS_REASONING_CONTENT = (
-    "assistant_messages leaves out reasoning_content, which this server answers with a 400 "
-    "on the next turn"
-)
-KNOWN: dict[tuple[str, str], tuple[str, type[BaseException]]] = {
-    ("dispatch", "deepseek/stream_arguments_resent_whole"): (_GLUED_RESENDS, AssertionError),
-    ("dispatch", "fireworks/stream_name_after_id"): (_NAME_AFTER_ID, AssertionError),
-    ("dispatch", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("dispatch", "proxies/stream_split_name"): (_SPLIT_NAME, AssertionError),
-    ("dispatch", "proxies/stream_two_calls_one_index"): (_TWO_CALLS_ONE_INDEX, AssertionError),
-    ("dispatch", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
-    ("events", "deepseek/stream_arguments_resent_whole"): (_GLUED_RESENDS, AssertionError),
-    ("events", "fireworks/stream_name_after_id"): (_NAME_AFTER_ID, AssertionError),
-    ("events", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("events", "ollama/stream_text_empty_finish_reason"): (
-        'finish_reason "" reports TurnEnded(stop_reason="") after the first chunk, then '
-        'TurnEnded("stop") at the end: two TurnEnded events, the first mid-stream',
-        AssertionError,
-    ),
-    ("events", "proxies/stream_split_name"): (_SPLIT_NAME, AssertionError),
-    ("events", "proxies/stream_two_calls_one_index"): (_TWO_CALLS_ONE_INDEX, AssertionError),
-    ("events", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
-    ("replay", "deepseek/nonstream_reasoning_tool_calls"): (
-        _DROPS_REASONING_CONTENT,
-        AssertionError,
-    ),
-    ("replay", "deepseek/stream_arguments_resent_whole"): (
-        "the glued arguments are replayed as they were folded",
-        AssertionError,
-    ),
-    ("replay", "deepseek/stream_reasoning_tool_call"): (
-        "final_response() keeps reasoning_content (an extra field of the message), but "
-        "assistant_messages leaves it out; DeepSeek answers 400 on the next turn",
-        AssertionError,
-    ),
-    ("replay", "fireworks/stream_name_after_id"): (
-        "the call is replayed with the empty name of its first fragment",
-        AssertionError,
-    ),
-    ("replay", "gemini_openai/nonstream_thought_signatures"): (
-        "assistant_messages leaves out each call's extra_content (its thought signature); "
-        "Gemini 3 answers 400 on the next turn",
-        AssertionError,
-    ),
-    ("replay", "gemini_openai/stream_thought_signature"): (
-        "final_response() drops the call's extra_content (the stream folds only id, name "
-        "and arguments), so the replayed call has no thought signature",
-        AssertionError,
-    ),
-    ("replay", "kimi/nonstream_reasoning_tool_call"): (_DROPS_REASONING_CONTENT, AssertionError),
-    ("replay", "llamacpp/nonstream_object_arguments"): (
-        "the call runs, but assistant_messages replays the arguments as the object the "
-        "server sent, not as JSON text",
-        AssertionError,
-    ),
-    ("replay", "minimax/nonstream_reasoning_details_tool_call"): (
-        "assistant_messages leaves out reasoning_details, which MiniMax needs back",
-        AssertionError,
-    ),
-    ("replay", "ollama/stream_call_empty_finish_reason"): (_EMPTY_FINISH, StreamOrderError),
-    ("replay", "ollama/stream_whole_calls"): (
-        'the chunks\' content "" is not kept, so final_response() has content None and the '
-        "turn is replayed with content null, which Ollama answers 400 (invalid message "
-        "content type: <nil>)",
-        AssertionError,
-    ),
-    ("replay", "openrouter/nonstream_reasoning_details_tool_call"): (
-        "assistant_messages leaves out reasoning_details (and reasoning)",
-        AssertionError,
-    ),
-    ("replay", "openrouter/stream_reasoning_details_tool_call"): (
-        "final_response() keeps the reasoning text but not the reasoning_details fragments; "
-        "assistant_messages leaves out both",
-        AssertionError,
-    ),
-    ("replay", "proxies/stream_split_name"): (
-        "the call is replayed with the name 'get_wea'",
-        AssertionError,
-    ),
-    ("replay", "proxies/stream_two_calls_one_index"): (
-        "one call is replayed, with both calls' arguments glued",
-        AssertionError,
-    ),
-    ("replay", "zai/stream_object_arguments"): (_OBJECT_FRAGMENT, TypeError),
-    ("turn_status", "text/glm_tool_call_in_content"): (
-        "turn_status says 'done': the call written in content is neither run nor flagged",
-        AssertionError,
-    ),
-    ("turn_status", "text/hermes_tool_call_in_content"): (
-        "turn_status says 'done': the call written in content is neither run nor flagged",
-        AssertionError,
-    ),
-}
+KNOWN: dict[tuple[str, str], tuple[str, type[BaseException]]] = {}
 """(test, shape id) -> (what goes wrong today, the exception the case fails with)."""
 
 
@@ -320,8 +212,138 @@ def test_replay(shape: Shape) -> None:
 @pytest.mark.parametrize("shape", cases("turn_status", shapes_where("response", "written_as_text")))
 def test_text_written_call_is_not_a_finished_turn(shape: Shape) -> None:
     """Content that holds a call in a known text format, with no `tool_calls`, must not
-    read as a finished answer: the loop would end with the call never run."""
-    assert turn_status(completion(shape), API) != "done"
+    read as a finished answer: the loop would end with the call never run. Read with
+    `recover_text_calls`, it runs with its arguments, under an id toolwire synthesized,
+    and the next turn is one the API accepts."""
+    response = completion(shape)
+    assert turn_status(response, API) == "calls_in_text"
+    recovered = recover_text_calls(response)
+    assert turn_status(recovered, API) == "tool_calls"
+    results = GROUP.run_tool_calls(recovered, None)
+    assert [outcome(r) for r in results] == [{"id": ANY, **shape.expect["written_as_text"]}]
+    assert [r.call_id.startswith("toolwire_") for r in results] == [True]
+    history = [*assistant_messages(recovered, API), *tool_result_messages(results, API)]
+    assert check_history([FIRST_TURN, *history], API) == []
+    assert GROUP.run_tool_calls(response, None) == []  # the original is left as it was
+
+
+SERVERS: dict[str, ChatServer] = {
+    "azure": ChatServer.AZURE_OPENAI,
+    "deepseek": ChatServer.DEEPSEEK,
+    "fireworks": ChatServer.FIREWORKS,
+    "gemini_openai": ChatServer.GEMINI_OPENAI,
+    "groq": ChatServer.GROQ,
+    "kimi": ChatServer.KIMI,
+    "llamacpp": ChatServer.LLAMA_CPP,
+    "lmstudio": ChatServer.LM_STUDIO,
+    "minimax": ChatServer.MINIMAX,
+    "mistral": ChatServer.MISTRAL,
+    "ollama": ChatServer.OLLAMA,
+    "openai": ChatServer.OPENAI,
+    "openrouter": ChatServer.OPENROUTER,
+    "proxies": ChatServer.OPENAI,
+    "sglang": ChatServer.SGLANG,
+    "text": ChatServer.OPENAI,
+    "vllm": ChatServer.VLLM,
+    "zai": ChatServer.ZAI,
+}
+"""Each shape folder's server profile (gateways and text calls: OpenAI's defaults)."""
+
+
+def server_of(shape: Shape) -> ChatServer:
+    return SERVERS[shape.id.split("/")[0]]
+
+
+@pytest.mark.parametrize("shape", cases("server", [s for s in WITH_CALLS if s.expect["calls"]]))
+def test_the_replay_for_the_servers_profile_is_accepted_by_its_fake(shape: Shape) -> None:
+    """Replayed for its server (`api=ChatServer...`), the turn still carries what the
+    server needs back, and that server's fake accepts the next request."""
+    server = server_of(shape)
+    response = turn(shape)
+    results = GROUP.run_tool_calls(response, None)
+    history = [
+        FIRST_TURN,
+        *assistant_messages(response, server),
+        *tool_result_messages(results, server),
+    ]
+    assistant = wire_body(history[1:])["messages"][1]
+    for key, value in shape.expect.get("assistant", {}).items():
+        assert assistant.get(key) == value, f"the replayed turn's {key!r}"
+    assert check_history(history, server) == []
+    fake = FakeOpenAI(server=server, script=[FakeReply(text="Done.")])
+    answer = fake.client().chat.completions.create(model="m", messages=history)
+    assert answer.choices[0].message.content == "Done."
+
+
+REFUSED_BY_THE_FAKE = {
+    "ollama/nonstream_tool_call": "null content",
+    "ollama/stream_whole_calls": "null content",
+    "deepseek/nonstream_reasoning_tool_calls": "no reasoning_content",
+    "deepseek/stream_reasoning_tool_call": "no reasoning_content",
+    "kimi/nonstream_reasoning_tool_call": "no reasoning_content",
+    "mistral/nonstream_nine_char_id": "id turn1_0",
+}
+"""The shapes whose recorded refusals the fakes answer, and how each is provoked. The
+others: Gemini's (a missing thought signature) is provoked from a call the fake sent
+(`test_the_gemini_fake_refuses_a_call_without_its_signature`); LM Studio's body for an
+empty id is not recorded (the generic fake refuses empty ids)."""
+
+
+def refused_history(shape: Shape, violation: str) -> list[dict[str, Any]]:
+    """The shape's next turn, replayed for its server, then broken as `violation` says,
+    with the message before it placed where the recorded body counts it."""
+    server = server_of(shape)
+    response = turn(shape)
+    results = GROUP.run_tool_calls(response, None)
+    assistant = cast("dict[str, Any]", assistant_messages(response, server)[0])
+    answers = [dict(m) for m in tool_result_messages(results, server)]
+    if violation == "null content":
+        assistant["content"] = None
+    elif violation == "no reasoning_content":
+        del assistant["reasoning_content"]
+    elif violation == "id turn1_0":
+        assistant["tool_calls"][0]["id"] = answers[0]["tool_call_id"] = "turn1_0"
+    before: list[dict[str, Any]] = [dict(FIRST_TURN)]
+    if shape.id.startswith("kimi/"):  # its body names the message's index: 2
+        before.insert(0, {"role": "system", "content": "You check the weather."})
+    return [*before, assistant, *answers]
+
+
+@pytest.mark.parametrize("shape_id", REFUSED_BY_THE_FAKE)
+def test_the_servers_fake_refuses_what_the_server_refused(shape_id: str) -> None:
+    """What the server answered 400 (its recorded body), its fake answers the same, and
+    `check_history` with the server reports it."""
+    shape = next(s for s in all_shapes() if s.id == shape_id)
+    history = refused_history(shape, REFUSED_BY_THE_FAKE[shape_id])
+    refusal = shape.data["next_turn"]["refused"][0]
+    fake = FakeOpenAI(server=server_of(shape), script=[FakeReply(text="Done.")])
+    with pytest.raises(openai.APIStatusError) as raised:
+        fake.client().chat.completions.create(model="m", messages=cast(Any, history))
+    assert raised.value.status_code == refusal["status"]
+    assert raised.value.response.json() == refusal["body"]
+    if REFUSED_BY_THE_FAKE[shape_id] != "no reasoning_content":  # (one turn: no sign of
+        assert check_history(history, server_of(shape)) != []  # thinking in the history)
+
+
+def test_the_gemini_fake_refuses_a_call_without_its_signature() -> None:
+    """Gemini's endpoint signs the first call of a turn; the call sent back without its
+    `extra_content` gets the recorded 400."""
+    shape = next(s for s in all_shapes() if s.id == "gemini_openai/nonstream_thought_signatures")
+    fake = FakeOpenAI(server=ChatServer.GEMINI_OPENAI)
+    client = fake.client()
+    tools = GROUP.tool_definitions(ChatServer.GEMINI_OPENAI)
+    response = client.chat.completions.create(model="m", messages=[FIRST_TURN], tools=tools)
+    assistant: Any = assistant_messages(response, ChatServer.GEMINI_OPENAI)[0]
+    results = GROUP.run_tool_calls(response, None)
+    answers = tool_result_messages(results, ChatServer.GEMINI_OPENAI)
+    assert "extra_content" in assistant["tool_calls"][0]
+    ok = client.chat.completions.create(model="m", messages=[FIRST_TURN, assistant, *answers])
+    assert ok.choices[0].message.content
+    del assistant["tool_calls"][0]["extra_content"]
+    with pytest.raises(openai.BadRequestError) as raised:
+        client.chat.completions.create(model="m", messages=[FIRST_TURN, assistant, *answers])
+    refusal = shape.data["next_turn"]["refused"][0]
+    assert raised.value.response.json() == refusal["body"]
 
 
 def seen_error(error: openai.APIError, expected: Mapping[str, Any]) -> dict[str, Any]:
@@ -346,6 +368,18 @@ def test_error_body_reaches_the_loop(shape: Shape) -> None:
     with pytest.raises(openai.APIError) as raised:
         completion(shape)
     assert seen_error(raised.value, shape.expect["sdk_error"]) == shape.expect["sdk_error"]
+    assert_retry_from(raised.value, shape)
+
+
+def assert_retry_from(error: openai.APIError, shape: Shape) -> None:
+    """`failed_generation` turns the refused generation into a next turn: what the model
+    wrote and why it failed, which the API takes."""
+    failed = failed_generation(error)
+    assert failed is not None
+    assert failed.text == shape.expect["sdk_error"]["failed_generation"]
+    assert failed.code == "tool_use_failed"
+    assert failed.reason in failed.messages[1]["content"]  # type: ignore[operator]
+    assert check_history([FIRST_TURN, *failed.messages], API) == []
 
 
 @pytest.mark.parametrize("shape", cases("sdk_error", shapes_where("stream", "sdk_error")))
@@ -359,6 +393,7 @@ def test_stream_error_leaves_no_response(shape: Shape) -> None:
     assert seen_error(raised.value, shape.expect["sdk_error"]) == shape.expect["sdk_error"]
     with pytest.raises(StreamIncompleteError):
         stream.final_response()
+    assert_retry_from(raised.value, shape)
 
 
 def test_every_shape_says_where_it_comes_from() -> None:

@@ -21,23 +21,9 @@ from toolwire.core import FilePart
 from toolwire.exceptions import DuplicateToolNameError, SchemaError, ToolwireWarning
 from toolwire.mcp import MCPTools
 
-from .servers import python_server, run
+from .servers import call, lowlevel_server, python_server, run
 
 OBJECT: dict[str, Any] = {"type": "object", "properties": {}}
-
-
-def lowlevel_server(tools: list[types.Tool], answer: Any) -> Server[Any]:
-    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
-        return types.ListToolsResult(tools=tools)
-
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        return await answer(params.name, params.arguments or {})
-
-    return Server("odd", on_list_tools=list_tools, on_call_tool=call_tool)
-
-
-def call(call_id: str, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments or {}}
 
 
 def test_malformed_content_becomes_notes_and_the_rest_arrives() -> None:
@@ -194,10 +180,22 @@ def test_a_server_that_dies_mid_call_fails_its_calls_not_the_batch() -> None:
 
     before, after = run(body)
     assert [(r.fail_reason, r.result_content) for r in before] == [(None, "hi")]
-    assert [r.call_id for r in after] == ["b", "c"]
-    assert [r.fail_reason for r in after] == ["explicit_handler_error"] * 2
-    for result in after:
-        assert result.result_content.startswith("The MCP server 'fragile' ")
+    # The call that was out when the server died, and the one after it: both tell the
+    # model to leave the server's tools alone.
+    assert [(r.call_id, r.fail_reason, r.result_content) for r in after] == snapshot(
+        [
+            (
+                "b",
+                "explicit_handler_error",
+                "The connection to the MCP server 'fragile' closed before it answered 'die' (the tool may have run all the same). Do not call its tools again in this conversation.",
+            ),
+            (
+                "c",
+                "explicit_handler_error",
+                "The connection to the MCP server 'fragile' closed before it answered 'echo' (the tool may have run all the same). Do not call its tools again in this conversation.",
+            ),
+        ]
+    )
 
 
 def test_two_tools_that_become_one_name_are_a_developer_error() -> None:

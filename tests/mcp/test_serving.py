@@ -6,9 +6,11 @@ from __future__ import annotations
 import asyncio
 import base64
 import socket
+import struct
 import subprocess
 import sys
 import time
+import zlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,16 +20,60 @@ import pytest
 from inline_snapshot import snapshot
 from mcp import Client
 
+from examples.mcp_server import PIXEL
 from toolwire import aio, core
 from toolwire.core import ImagePart, tool_result_messages
+from toolwire.exceptions import ToolDefinitionError
 from toolwire.mcp import MCPTools, mcp_server
 
 from .servers import example_server, run
 
 PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
-    "1f15c4890000000d4944415478da63f8ffff3f0005fe02fea7d6a4d80000000049454e44ae426082"
+    "1f15c4890000000d4944415478da63902fdff21f00044d024acc1db5fa0000000049454e44ae426082"
 )
+
+
+def png_pixels(data: bytes) -> list[list[tuple[int, ...]]]:
+    """Decode a PNG of 8-bit RGBA pixels, checking it as a decoder does: the signature,
+    every chunk's length and CRC, IHDR first and IEND last with nothing after it, the
+    zlib stream of the IDAT chunks, and each row's filter. Rows of pixels."""
+    assert data[:8] == b"\x89PNG\r\n\x1a\n", "no PNG signature"
+    chunks: list[tuple[bytes, bytes]] = []
+    at = 8
+    while at < len(data):
+        assert at + 12 <= len(data), f"a chunk header is cut at byte {at}"
+        (length,) = struct.unpack(">I", data[at : at + 4])
+        kind, body = data[at + 4 : at + 8], data[at + 8 : at + 8 + length]
+        assert len(body) == length, f"{kind!r} is cut: {len(body)} of {length} bytes"
+        (crc,) = struct.unpack(">I", data[at + 8 + length : at + 12 + length])
+        assert crc == zlib.crc32(kind + body), f"{kind!r} has a wrong CRC"
+        chunks.append((kind, body))
+        at += 12 + length
+    assert chunks[0][0] == b"IHDR" and chunks[-1] == (b"IEND", b""), [k for k, _ in chunks]
+    width, height, depth, color, *_ = struct.unpack(">IIBBBBB", chunks[0][1])
+    assert (depth, color) == (8, 6), "this decoder reads 8-bit RGBA only"
+    raw = zlib.decompress(b"".join(body for kind, body in chunks if kind == b"IDAT"))
+    stride = 1 + 4 * width
+    assert len(raw) == stride * height, "the image data does not fill the image"
+    rows: list[list[tuple[int, ...]]] = []
+    previous = bytes(4 * width)
+    for y in range(height):
+        kind, line = raw[y * stride], bytearray(raw[y * stride + 1 : (y + 1) * stride])
+        assert kind in (0, 1, 2), f"row {y}: filter {kind} (this decoder reads 0-2)"
+        for x in range(len(line)):
+            left = line[x - 4] if x >= 4 else 0
+            line[x] = (line[x] + (left if kind == 1 else previous[x] if kind == 2 else 0)) % 256
+        rows.append([tuple(line[i : i + 4]) for i in range(0, len(line), 4)])
+        previous = bytes(line)
+    return rows
+
+
+def test_the_example_image_is_a_whole_png() -> None:
+    """examples/mcp_server.py's chart (shown in docs/examples.md) decodes: one blue
+    pixel."""
+    assert png_pixels(PIXEL) == [[(0x1F, 0x77, 0xB4, 0xFF)]]
+    assert PNG == PIXEL
 
 
 @dataclass
@@ -175,7 +221,7 @@ def test_rich_results_become_mcp_content_blocks() -> None:
             {"type": "text", "text": "A pixel:"},
             {
                 "type": "image",
-                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qTYAAAAAElFTkSuQmCC",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mOQL9/yHwAETQJKzB21+gAAAABJRU5ErkJggg==",
                 "mime_type": "image/png",
             },
             {
@@ -195,7 +241,7 @@ def test_rich_results_become_mcp_content_blocks() -> None:
             },
             {
                 "type": "image",
-                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP4//8/AAX+Av6n1qTYAAAAAElFTkSuQmCC",
+                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mOQL9/yHwAETQJKzB21+gAAAABJRU5ErkJggg==",
                 "mime_type": "image/png",
             },
         ]
@@ -261,15 +307,108 @@ def test_sync_tools_call_the_session_through_a_portal() -> None:
 
 
 def test_a_context_factory_is_required_unless_the_context_is_none() -> None:
-    server = mcp_server(core.ToolGroup.from_list([greet]))  # pyright: ignore[reportArgumentType]
+    """Serving a group whose tools take a context without `context=` fails at once (it
+    used to fail every call); a context of None, Optional or Any needs none."""
+    with pytest.raises(ToolDefinitionError) as missing:
+        mcp_server(core.ToolGroup.from_list([greet, crash]))  # pyright: ignore[reportArgumentType]
+    assert str(missing.value) == snapshot(
+        "greet takes a context of type Account, but mcp_server() was given no context=: each of its calls would get None. Pass context=, a function that makes the context for each call from the MCP request (e.g. context=lambda request: Account(...)); it may be async."
+    )
 
-    async def body() -> Any:
+    class maybe(aio.BaseFunctionToolModel[Account | None, None]):
+        """Works with or without an account."""
+
+        async def model_tool_handler(self, context: Account | None) -> tuple[str, None]:
+            return f"for {context.user if context else 'anyone'}", None
+
+    class anything(aio.BaseFunctionToolModel[Any, None]):
+        """Takes whatever context."""
+
+        async def model_tool_handler(self, context: Any) -> tuple[str, None]:
+            return repr(context), None
+
+    server = mcp_server(aio.ToolGroup.from_list([maybe, anything, picture]))
+
+    async def body() -> list[str]:
         async with Client(server) as client:
-            return await client.call_tool("greet", {"name": "Ada"})
+            results = [await client.call_tool(name, {}) for name in ("maybe", "anything")]
+        return [result.content[0].model_dump()["text"] for result in results]
 
-    # Without a factory the handler gets None: its AttributeError is a generic failure.
-    result = run(body)
-    assert result.is_error
+    assert run(body) == ["for anyone", "None"]
+
+
+class slow_write(aio.BaseFunctionToolModel[None, None]):
+    """Append to the one log file: calls must not overlap."""
+
+    model_tool_sequential = True
+    line: str
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return await _visit("slow_write"), None
+
+
+class slow_read(aio.BaseFunctionToolModel[None, None]):
+    """Read, as often at once as asked."""
+
+    line: str
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return await _visit("slow_read"), None
+
+
+class sync_write(core.BaseFunctionToolModel[None, None]):
+    """The same, written as a plain function (run in a worker thread)."""
+
+    model_tool_sequential = True
+    line: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return anyio.from_thread.run(_visit, "sync_write"), None
+
+
+_inside: dict[str, int] = {}
+_most: dict[str, int] = {}
+
+
+async def _visit(name: str) -> str:
+    """Stay a while, counting how many calls of `name` are inside at once."""
+    _inside[name] = _inside.get(name, 0) + 1
+    _most[name] = max(_most.get(name, 0), _inside[name])
+    await anyio.sleep(0.05)
+    _inside[name] -= 1
+    return "done"
+
+
+@pytest.mark.parametrize("kind", ["aio", "core"])
+def test_a_sequential_tool_never_overlaps_when_served(kind: str) -> None:
+    """A client sends calls in parallel: a `model_tool_sequential` tool's calls wait for
+    each other, the other tools' run at once."""
+    _inside.clear()
+    _most.clear()
+    if kind == "aio":
+        server = mcp_server(aio.ToolGroup.from_list([slow_write, slow_read]))
+        names = ["slow_write", "slow_read"]
+    else:
+        server = mcp_server(core.ToolGroup.from_list([sync_write]))
+        names = ["sync_write"]
+
+    async def body() -> list[Any]:
+        results: list[Any] = []
+        async with Client(server) as client:
+
+            async def one(name: str, index: int) -> None:
+                results.append(await client.call_tool(name, {"line": str(index)}))
+
+            async with anyio.create_task_group() as tasks:
+                for index in range(4):
+                    for name in names:
+                        tasks.start_soon(one, name, index)
+        return results
+
+    results = run(body)
+    assert [result.is_error for result in results] == [False] * 4 * len(names)
+    expected = {"slow_write": 1, "slow_read": 4} if kind == "aio" else {"sync_write": 1}
+    assert _most == expected
 
 
 @pytest.mark.parametrize("async_factory", [False, True])

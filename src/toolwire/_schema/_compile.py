@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import copy
 import importlib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,13 +41,23 @@ def profile_for(api: Api, strict: bool) -> Profile:
 
 
 def compile_schema(
-    schema: Mapping[str, Any], api: Api, *, strict: bool, custom: bool = False
+    schema: Mapping[str, Any],
+    api: Api,
+    *,
+    strict: bool,
+    custom: bool = False,
+    unchecked: Callable[[str, Json], str | None] | None = None,
 ) -> CompiledSchema:
     """Adapt a tool's parameters schema to what `api` takes, recording every change.
 
     `schema` is pydantic's ``model_json_schema()`` with the root ``title`` and ``description``
     removed (``custom=False``), or a user's custom JSON schema (``custom=True``), which is sent
     as given unless `strict` is set; Gemini still restricts it to the keywords it takes.
+
+    `unchecked(keyword, value)` says why the tool's own validation does not check a
+    constraint (None when it does), for the report of a constraint the API drops: a
+    server's schema checked before the call, where some formats and patterns are left to
+    the server. Without it, every constraint is taken to be checked (pydantic's).
 
     Raises `SchemaError` naming the field and the way out when the schema cannot be expressed
     for `api` (e.g. a field typed ``Any`` in strict mode). Pure and deterministic: the input is
@@ -57,7 +67,7 @@ def compile_schema(
     if custom and not strict and not profile.restricts_custom:
         return CompiledSchema(copy.deepcopy(dict(schema)), SchemaReport(profile.api, strict, ()))
     defs = as_map(schema.get("$defs"))
-    walker = Walker(profile, schema, custom=custom)
+    walker = Walker(profile, schema, custom=custom, unchecked=unchecked)
     events: list[Event] = []
     root, owner = _root(schema, defs, custom, walker, events)
     out = walker.node(root, "", events, owner, root=True)

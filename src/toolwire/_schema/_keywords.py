@@ -43,27 +43,6 @@ ANNOTATIONS = frozenset(
 )
 """Keywords that describe a value without restricting it."""
 
-CONSTRAINTS = frozenset(
-    {
-        "minLength",
-        "maxLength",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "patternProperties",
-    }
-)
-"""Keywords that restrict a value and can be spelled out in words."""
 
 TYPED = ("type", "anyOf", "oneOf", "allOf", "enum", "const", "$ref")
 
@@ -108,6 +87,9 @@ _ORDER = (
     "propertyNames",
     "patternProperties",
 )
+
+CONSTRAINTS = frozenset(_ORDER) - {"const", "enum"}
+"""Keywords that restrict a value and can be spelled out in words."""
 
 CONSTRAINT_RANK = {  # the order constraints are read in a description
     keyword: index for index, keyword in enumerate(_ORDER)

@@ -38,7 +38,7 @@ validates into the model.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Literal, get_args
 
 from toolwire._api import Api
 
@@ -58,18 +58,7 @@ SchemaAction = Literal[
 ]
 """The fixed vocabulary of `SchemaChange.action` (see the module docstring)."""
 
-ACTIONS: tuple[SchemaAction, ...] = (
-    "removed",
-    "moved_to_description",
-    "rewritten",
-    "inlined",
-    "closed",
-    "made_required",
-    "made_required_nullable",
-    "kept_optional",
-    "encoded_as_pairs",
-    "encoded_as_object",
-)
+ACTIONS: tuple[SchemaAction, ...] = get_args(SchemaAction)
 
 
 @dataclass(frozen=True, slots=True)

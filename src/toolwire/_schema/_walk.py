@@ -9,6 +9,8 @@ at every place the definition is used, so the report names field paths from the 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from toolwire.exceptions import SchemaError
 
 from ._encodings import pairs, tuple_object
@@ -48,11 +50,20 @@ __all__ = ["Walker"]
 class Walker:
     """Compiles one schema under one profile. Single use: make one per compilation."""
 
-    def __init__(self, profile: Profile, schema: JsonMap, *, custom: bool) -> None:
+    def __init__(
+        self,
+        profile: Profile,
+        schema: JsonMap,
+        *,
+        custom: bool,
+        unchecked: Callable[[str, Json], str | None] | None = None,
+    ) -> None:
         defs = as_map(schema.get("$defs"))
         self.profile = profile
         self.defs = defs
         self.custom = custom
+        self.unchecked = unchecked
+        """Why the tool's validation does not check a constraint (see `compile_schema`)."""
         self._compiled: dict[str, Json] = {}
         self._def_events: dict[str, list[Event]] = {}
         self._in_progress: set[str] = set()
@@ -651,7 +662,10 @@ class Walker:
             why = f"{api} takes minItems of 0 or 1 only"
         else:
             why = f"{api} does not take {key}"
-        if lossy:
+        left = None if self.unchecked is None or not lossy else self.unchecked(key, value)
+        if left is not None:
+            effect = f"the API no longer enforces it, and {left}"
+        elif lossy:
             effect = "the API no longer enforces it, toolwire's validation still does"
         elif key == "uniqueItems":
             effect = "nothing is lost: pydantic writes uniqueItems for sets, which merge duplicates"

@@ -78,6 +78,14 @@ class CallTracker:
         self._open[key] = OpenCall(index, provider_index, final_id, synthesized, name, kind)
         return ToolCallStarted(index, provider_index, final_id, name, synthesized)
 
+    def rename(self, key: Hashable, name: str) -> None:
+        """Give an open call the name its API sent late (after its start was reported)."""
+        self._open[key].name = name
+
+    def restart(self, key: Hashable) -> None:
+        """Empty an open call's arguments: the API sent a whole new copy of them."""
+        self._open[key].preview = ArgumentsPreview()
+
     def add(self, key: Hashable, fragment: str) -> ToolCallArgumentsDelta | None:
         """Append an argument fragment; None for an empty one, or when no call is open
         under `key` (a fragment for a call that ended, or never started)."""

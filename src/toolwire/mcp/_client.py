@@ -2,7 +2,8 @@
 
 Each server tool becomes a `toolwire.aio` tool class: its schema is the server's
 `inputSchema`, compiled per API by toolwire's own compiler (strict where the schema
-allows), arguments are checked against that schema before the server is called, and
+allows), arguments are checked against that schema before the server is called (see
+`_arguments`: the schema is untrusted, and nothing outside it is ever resolved), and
 whatever happens on the way (an `isError` result, a protocol error, a reply the SDK
 cannot read, a dead server, a timeout) answers that one call; the rest of the batch keeps
 its results.
@@ -10,6 +11,7 @@ its results.
 
 from __future__ import annotations
 
+import math
 import re
 import warnings
 from collections.abc import Mapping, Sequence
@@ -18,24 +20,33 @@ from typing import Any, ClassVar, Generic, TypeVar, cast, get_args
 import anyio
 import mcp_types as types
 import pydantic
-from jsonschema import SchemaError as JsonSchemaError
-from jsonschema import validators
 from mcp import Client, ClientSession, MCPError
 from mcp.shared.subscriptions import ToolsListChanged
-from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from .._aio import BaseFunctionToolModel
-from .._api import API_NAMES
+from .._api import API_NAMES, Api, check_api
+from .._batch import CallTimedOut
 from .._core import BaseFunctionToolModel as SyncFunctionToolModel
 from .._parts import ToolContent
 from .._schema import InputPlan, compile_schema, input_plan
 from ..exceptions import (
     DuplicateToolNameError,
     ErrorForLLMToSee,
+    MCPServerError,
     SchemaError,
     ToolwireWarning,
 )
+from ._arguments import (
+    ArgumentCheck,
+    UncheckableArguments,
+    output_schema_problem,
+    problem,
+    schema_problem,
+    unchecked_by_toolwire,
+    validation_error,
+)
 from ._content import result_parts
+from ._portable import portable_schema
 
 __all__ = ["MCPTool", "MCPTools", "SyncMCPTool"]
 
@@ -54,12 +65,6 @@ _CONNECTION_ERRORS = (
     TimeoutError,
 )
 """What a call can raise when the server, not the arguments, is the problem."""
-_REPLY_ERRORS = (pydantic.ValidationError, RuntimeError)
-"""What the SDK's `call_tool` raises for a reply it cannot use: pydantic's
-`ValidationError` when the result does not parse (a content block of a type MCP does not
-define, `content` not a list), `RuntimeError` when it parses but cannot be used
-(`structuredContent` that breaks the tool's `outputSchema`, an input request a plain
-session cannot answer, an extension's result nobody claimed)."""
 _BLOCK_TYPES = frozenset(
     tag
     for block in get_args(types.ContentBlock)
@@ -74,96 +79,96 @@ stack traces there, and every character lands in the conversation."""
 
 
 class _ServerTool:
-    """What every class made for one server tool shares: the tool as listed, the
-    session to call, and the argument checks (built on first use)."""
+    """What every class made for one server tool shares: the tool as listed, its name as
+    the model calls it, the schema the APIs get, the session to call, and the argument
+    checks (built on first use)."""
 
-    __slots__ = ("_plan", "_plan_ready", "_validator", "listed", "tools")
+    __slots__ = ("_check", "_plan", "_plan_ready", "listed", "name", "schema", "tools")
 
-    def __init__(self, tools: MCPTools, listed: types.Tool) -> None:
+    def __init__(self, tools: MCPTools, listed: types.Tool, name: str) -> None:
         self.tools = tools
         self.listed = listed
-        self._validator: Any = None
+        self.name = name
+        self.schema = portable_schema(listed.input_schema)
+        self._check: ArgumentCheck | None = None
         self._plan: InputPlan | None = None
         self._plan_ready = False
 
-    def arguments(self, data: object, strict: bool, tool_name: str) -> dict[str, Any]:
+    def arguments(self, data: object, strict: bool) -> tuple[dict[str, Any], str | None]:
         """The arguments to send: the model's object, with the strict input plan applied
         (a null for an optional field means "leave it out"), checked against the
-        server's schema. Raises pydantic's `ValidationError` with one line per problem."""
+        server's schema; and why the schema could not be applied, if it could not (the
+        call is then not sent). Raises pydantic's `ValidationError` with one line per
+        problem."""
         if strict:
             if not self._plan_ready:
-                self._plan = input_plan(self.listed.input_schema)
+                self._plan = input_plan(self.schema)
                 self._plan_ready = True
             if self._plan is not None:
                 data = self._plan.apply(data)
         if not isinstance(data, dict):
-            raise pydantic.ValidationError.from_exception_data(
-                tool_name,
-                [_problem((), "the arguments must be one JSON object", data)],
+            raise validation_error(
+                self.name, [problem((), "the arguments must be one JSON object", data)]
             )
-        if self._validator is None:
-            schema = self.listed.input_schema
-            self._validator = validators.validator_for(schema)(schema)
-        errors = sorted(self._validator.iter_errors(data), key=lambda e: list(e.absolute_path))
-        if errors:
-            problems = [problem for error in errors for problem in _problems(error)]
-            raise pydantic.ValidationError.from_exception_data(tool_name, problems)
-        return cast("dict[str, Any]", data)
+        arguments = cast("dict[str, Any]", data)
+        if self._check is None:
+            self._check = ArgumentCheck(self.listed.input_schema)
+        try:
+            problems = self._check.problems(arguments)
+        except UncheckableArguments as error:
+            return arguments, str(error)
+        if problems:
+            raise validation_error(self.name, problems)
+        return arguments, None
 
-    async def call(self, arguments: dict[str, Any], timeout: float | None) -> ToolContent:
-        """Call the server; its answer as parts, or `ErrorForLLMToSee` saying what failed
-        (the SDK's own exception is its `__cause__`)."""
-        name = self.listed.name
+    async def call(self, arguments: dict[str, Any], unchecked: str | None) -> ToolContent:
+        """Call the server, within the tools' `timeout`; its answer as parts, or
+        `ErrorForLLMToSee` saying what failed (the SDK's own exception is its
+        `__cause__`)."""
+        server = self.tools.server
+        if unchecked is not None:
+            raise ErrorForLLMToSee(
+                f"The MCP server {server}'s schema for {self.name!r} cannot be applied to "
+                f"these arguments ({unchecked}), so the call was not sent. Do not call "
+                f"{self.name!r} again in this conversation."
+            )
         session = self.tools.session
         if isinstance(session, Client):
             # A closed `Client` raises RuntimeError here, before the call: that is the
             # caller's mistake, not the server's reply, so it must not become a failure.
             _ = session.session
-        try:
-            result = await session.call_tool(name, arguments, timeout)
-        except _CONNECTION_ERRORS as error:
-            raise ErrorForLLMToSee(_failure(self.tools.server, name, error)) from error
-        except _REPLY_ERRORS as error:
-            raise ErrorForLLMToSee(_unreadable(self.tools.server, name, error)) from error
+        timeout = self.tools.timeout
+        result: types.CallToolResult | None = None
+        with anyio.move_on_after(math.inf if timeout is None else timeout):
+            try:
+                result = await session.call_tool(self.listed.name, arguments)
+            except _CONNECTION_ERRORS as error:
+                raise ErrorForLLMToSee(_failure(server, self.name, error)) from error
+            except Exception as error:  # a reply it could not use (see `_unreadable`)
+                raise ErrorForLLMToSee(_unreadable(server, self.name, error)) from error
+        if result is None:  # the time was up: the SDK told the server to stop
+            raise CallTimedOut(math.inf if timeout is None else timeout)
         parts = result_parts(result)
         if result.is_error:
             text = "\n".join(part for part in parts if isinstance(part, str))
             raise ErrorForLLMToSee(
-                f"The tool {name!r} reported an error: {text or 'no details given.'}"
+                f"The tool {self.name!r} reported an error: {text or 'no details given.'}"
             )
         return parts if parts else "(the tool returned no content)"
 
 
-def _problems(error: Any) -> list[InitErrorDetails]:
-    """One jsonschema error as pydantic's error lines, so the model reads the same texts
-    as for any tool: a missing or unexpected property at its own path."""
-    loc = tuple(error.absolute_path)
-    instance: Any = error.instance
-    if error.validator == "required" and isinstance(instance, dict):
-        names = [n for n in error.validator_value if n not in instance and error.message.startswith(repr(n))]  # fmt: skip
-        return [InitErrorDetails(type="missing", loc=(*loc, n), input=instance) for n in names[:1]]
-    if error.validator == "additionalProperties" and isinstance(instance, dict):
-        given = cast("dict[str, Any]", instance)
-        known = error.schema.get("properties", {})
-        extra = [key for key in given if key not in known]
-        if extra:
-            return [
-                InitErrorDetails(type="extra_forbidden", loc=(*loc, key), input=given[key])
-                for key in extra
-            ]
-    return [_problem(loc, error.message, error.instance)]
-
-
-def _problem(loc: tuple[Any, ...], message: str, value: object) -> InitErrorDetails:
-    return InitErrorDetails(
-        type=PydanticCustomError("json_schema", "{reason}", {"reason": message}),
-        loc=loc,
-        input=value,
-    )
+def _checked(cls: type[Any], data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]) -> Any:
+    """An MCP tool's arguments, checked against the server's schema, as an instance that
+    knows whether they could be checked (see `_ServerTool.arguments`)."""
+    server_tool: _ServerTool = cls._mcp_server_tool
+    arguments, unchecked = server_tool.arguments(data, cls.model_tool_strict)
+    tool = handler(arguments)
+    tool._mcp_unchecked = unchecked
+    return tool
 
 
 def _failure(server: str, name: str, error: BaseException) -> str:
-    if isinstance(error, MCPError):
+    if isinstance(error, MCPError) and error.error.code != types.CONNECTION_CLOSED:
         message = error.error.message
         if len(message) > _SERVER_MESSAGE_LIMIT:
             cut = len(message) - _SERVER_MESSAGE_LIMIT
@@ -171,6 +176,12 @@ def _failure(server: str, name: str, error: BaseException) -> str:
         return f"The MCP server {server} could not run {name!r}: {message}"
     if isinstance(error, TimeoutError):
         return f"The MCP server {server} did not answer {name!r} in time."
+    if isinstance(error, MCPError):  # the connection closed while the call was out
+        return (
+            f"The connection to the MCP server {server} closed before it answered {name!r} "
+            "(the tool may have run all the same). Do not call its tools again in this "
+            "conversation."
+        )
     return (
         f"The MCP server {server} is not reachable ({type(error).__name__}), so {name!r} "
         "did not run. Do not call its tools again in this conversation."
@@ -179,7 +190,15 @@ def _failure(server: str, name: str, error: BaseException) -> str:
 
 def _unreadable(server: str, name: str, error: Exception) -> str:
     """The model's text for a reply the SDK could not use: what was wrong, in a few words
-    (never the validation dump: that stays on the exception, for the developer)."""
+    (never the validation dump: that stays on the exception, for the developer).
+
+    The SDK raises pydantic's `ValidationError` when the result does not parse (a content
+    block of a type MCP does not define, `content` not a list), `RuntimeError` when it
+    parses but cannot be used (`structuredContent` that breaks the tool's
+    `outputSchema`, an input request a plain session cannot answer, an extension's result
+    nobody claimed), and whatever else its checks of the server's data raise (a server
+    may change its `outputSchema` after the tools were loaded): each is that one call's
+    answer, never the batch's exception."""
     if isinstance(error, pydantic.ValidationError):
         problem = _reply_problem(error)
     else:
@@ -238,18 +257,27 @@ class MCPTool(BaseFunctionToolModel[Context, Context], Generic[Context]):
     mcp_strict_refused: ClassVar[str | None] = None
     """Why the tool is not strict (None when it is): the first API whose strict subset
     the server's schema does not fit, and why."""
+    mcp_unsupported: ClassVar[Mapping[str, str]] = {}
+    """The APIs that cannot take the tool's schema (API name -> why): its definition for
+    them raises `SchemaError`. `MCPTools.tools_for(api)` leaves such tools out."""
     _mcp_server_tool: ClassVar[_ServerTool]
+    _toolwire_unchecked = staticmethod(unchecked_by_toolwire)
+    _toolwire_group_hint: ClassVar[str] = (
+        "For a toolwire.core group, take the server's tools from "
+        "`server.sync_tools(portal)` (see MCPTools.sync_tools)."
+    )
+    _mcp_unchecked: str | None = None
 
-    @pydantic.model_validator(mode="before")
+    @pydantic.model_validator(mode="wrap")
     @classmethod
-    def _check_against_server_schema(cls, data: Any) -> Any:
-        return cls._mcp_server_tool.arguments(data, cls.model_tool_strict, cls.model_tool_name())
+    def _check_against_server_schema(
+        cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]
+    ) -> Any:
+        return _checked(cls, data, handler)
 
     async def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         server_tool = type(self)._mcp_server_tool
-        # The time limit is toolwire's own (`model_tool_timeout`): it cancels the call
-        # and answers it with a "timeout" failure.
-        return await server_tool.call(self.model_extra or {}, None), context
+        return await server_tool.call(self.model_extra or {}, self._mcp_unchecked), context
 
 
 class SyncMCPTool(SyncFunctionToolModel[Context, Context], Generic[Context]):
@@ -262,20 +290,27 @@ class SyncMCPTool(SyncFunctionToolModel[Context, Context], Generic[Context]):
 
     model_config = pydantic.ConfigDict(extra="allow")
     mcp_tool: ClassVar[types.Tool]
+    mcp_strict_refused: ClassVar[str | None] = None
+    mcp_unsupported: ClassVar[Mapping[str, str]] = {}
     _mcp_server_tool: ClassVar[_ServerTool]
     _mcp_portal: ClassVar[Any]
-    _mcp_timeout: ClassVar[float | None]
+    _toolwire_unchecked = staticmethod(unchecked_by_toolwire)
+    _toolwire_group_hint: ClassVar[str] = (
+        "For a toolwire.aio group, take the server's tools from `server.tools`."
+    )
+    _mcp_unchecked: str | None = None
 
-    @pydantic.model_validator(mode="before")
+    @pydantic.model_validator(mode="wrap")
     @classmethod
-    def _check_against_server_schema(cls, data: Any) -> Any:
-        return cls._mcp_server_tool.arguments(data, cls.model_tool_strict, cls.model_tool_name())
+    def _check_against_server_schema(
+        cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]
+    ) -> Any:
+        return _checked(cls, data, handler)
 
     def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         cls = type(self)
-        content = cls._mcp_portal.call(
-            cls._mcp_server_tool.call, self.model_extra or {}, cls._mcp_timeout
-        )
+        arguments = self.model_extra or {}
+        content = cls._mcp_portal.call(cls._mcp_server_tool.call, arguments, self._mcp_unchecked)
         return cast("ToolContent", content), context
 
 
@@ -291,7 +326,9 @@ class MCPTools:
         tools: one `MCPTool` class per server tool, in the server's order (typed
             `type[MCPTool[Any]]`: they fit a group of any context type, and return the
             context they are given).
-        skipped: server tools no API can take (name -> why); each also warned.
+        skipped: server tools left out (name -> why), each also warned: those whose
+            schema no API can take or cannot be checked safely (a reference outside
+            it), and those that run only as MCP tasks.
         changed: True once the server said its tool list changed (see `notice`);
             `refresh()` resets it.
     """
@@ -344,7 +381,7 @@ class MCPTools:
     async def refresh(self) -> bool:
         """List the tools again (after the server said they changed) and rebuild
         `tools`. Returns whether the list differs; rebuild your group if it does."""
-        listed = await _list_all(self.session)
+        listed = await _list_all(self.session, self.server)
         changed = listed != self._listed
         if changed or not self.tools:
             self.tools, self.skipped = self._build(listed)
@@ -361,17 +398,25 @@ class MCPTools:
         if isinstance(message, types.ToolListChangedNotification | ToolsListChanged):
             self.changed = True
 
+    def tools_for(self, api: Api) -> list[type[MCPTool[Any]]]:
+        """`tools` without those whose schema `api` cannot take (their `mcp_unsupported`
+        names it): what to put in a group whose definitions go to `api`."""
+        api = check_api(api)
+        return [tool for tool in self.tools if api not in tool.mcp_unsupported]
+
     def sync_tools(self, portal: Any) -> list[type[SyncMCPTool[Any]]]:
         """The same tools for a `toolwire.core` group. `portal` is the
         `anyio.from_thread.BlockingPortal` whose event loop runs the session: each call
-        is sent through it and waits (at most `timeout` seconds) for the answer."""
+        is sent through it and waits (at most `timeout` seconds, then a "timeout"
+        failure) for the answer."""
         built: list[type[SyncMCPTool[Any]]] = []
         for tool in self.tools:
-            namespace = _namespace(tool.mcp_tool, tool._mcp_server_tool, tool.model_tool_name())
+            namespace = _namespace(tool._mcp_server_tool)
             namespace |= {
                 "model_tool_strict": tool.model_tool_strict,
+                "mcp_strict_refused": tool.mcp_strict_refused,
+                "mcp_unsupported": tool.mcp_unsupported,
                 "_mcp_portal": portal,
-                "_mcp_timeout": self.timeout,
             }
             built.append(
                 cast("type[SyncMCPTool[Any]]", type(tool.__name__, (SyncMCPTool,), namespace))
@@ -393,7 +438,13 @@ class MCPTools:
                     "prefix, or ask its authors to give each tool its own name."
                 )
             seen[name] = tool.name
-            problem = _schema_problem(tool.input_schema)
+            server_tool = _ServerTool(self, tool, name)
+            unsupported: dict[str, str] = {}
+            problem = _left_out(tool)
+            if problem is None:
+                unsupported = _unsupported(server_tool.schema)
+                if len(unsupported) == len(API_NAMES):
+                    problem = f"no API can take its inputSchema ({unsupported[API_NAMES[0]]})"
             if problem is not None:
                 skipped[tool.name] = problem
                 warnings.warn(
@@ -402,63 +453,84 @@ class MCPTools:
                     stacklevel=3,
                 )
                 continue
-            strict, refused = _strictness(tool.input_schema, self.strict, tool.name)
-            namespace = _namespace(tool, _ServerTool(self, tool), name)
+            strict, refused = _strictness(server_tool.schema, self.strict, tool.name, unsupported)
+            namespace = _namespace(server_tool)
             namespace |= {
                 "model_tool_strict": strict,
-                "model_tool_timeout": self.timeout,
                 "mcp_strict_refused": refused,
+                "mcp_unsupported": unsupported,
             }
             built.append(cast("type[MCPTool[Any]]", type(_class_name(name), (MCPTool,), namespace)))
         return built, skipped
 
 
-def _namespace(tool: types.Tool, server_tool: _ServerTool, name: str) -> dict[str, Any]:
+def _namespace(server_tool: _ServerTool) -> dict[str, Any]:
+    tool = server_tool.listed
     description = tool.description or (tool.annotations and tool.annotations.title) or tool.title
     return {
         "__module__": __name__,
         "__doc__": description or f"The MCP tool {tool.name}.",
-        "model_tool_custom_name": name,
+        "model_tool_custom_name": server_tool.name,
         "model_tool_custom_description": description or f"The MCP tool {tool.name}.",
-        "model_tool_custom_json_schema": tool.input_schema,
+        "model_tool_custom_json_schema": server_tool.schema,
         "mcp_tool": tool,
         "_mcp_server_tool": server_tool,
     }
 
 
-def _schema_problem(schema: dict[str, Any]) -> str | None:
-    """Why no API can take this schema, or None: it must be valid JSON Schema and
-    compile for every API."""
-    try:
-        validators.validator_for(schema).check_schema(schema)
-    except JsonSchemaError as error:
-        return f"its inputSchema is not valid JSON Schema ({error.message})."
+def _left_out(tool: types.Tool) -> str | None:
+    """Why a listed tool cannot be offered at all, or None: it runs only as an MCP task,
+    its arguments cannot be checked safely (see `schema_problem`), or its results
+    cannot be (see `output_schema_problem`)."""
+    execution = getattr(tool, "execution", None)  # tasks: MCP 2025-11-25 sessions
+    if execution is not None and getattr(execution, "task_support", None) == "required":
+        return (
+            'it runs only as an MCP task (execution.taskSupport is "required"), and '
+            "toolwire calls tools directly: every call would fail."
+        )
+    problem = schema_problem(tool.input_schema)
+    if problem is None and tool.output_schema is not None:
+        problem = output_schema_problem(tool.output_schema)
+    return problem
+
+
+def _unsupported(schema: Mapping[str, Any]) -> dict[str, str]:
+    """The APIs that cannot take `schema` even without strict mode, and why."""
+    refused: dict[str, str] = {}
     for api in API_NAMES:
         try:
             compile_schema(schema, api, strict=False, custom=True)
         except SchemaError as error:
-            return f"its inputSchema cannot be sent to {api}: {error}"
-    return None
+            refused[api] = str(error)
+    return refused
 
 
 def _strictness(
-    schema: Mapping[str, Any], wanted: bool | None, name: str
+    schema: Mapping[str, Any],
+    wanted: bool | None,
+    name: str,
+    unsupported: Mapping[str, str],
 ) -> tuple[bool, str | None]:
-    """Strict on every API, or not at all (one class serves all four), and why not.
+    """Strict on every API that takes the schema, or not at all (one class serves all
+    four), and why not.
 
     A strict schema that would refuse arguments the server takes (a lossy compilation,
     such as closing an object that allows extra keys) is refused too."""
     if wanted is False:
         return False, "strict=False was asked for"
     for api in API_NAMES:
+        if api in unsupported:
+            continue
         try:
-            report = compile_schema(schema, api, strict=True, custom=True).report
+            compiled = compile_schema(
+                schema, api, strict=True, custom=True, unchecked=unchecked_by_toolwire
+            )
         except SchemaError as error:
             reason = str(error)
         else:
-            if report.lossless:
+            if compiled.report.lossless:
                 continue
-            reason = str(report)
+            reason = str(compiled.report)
         if wanted:
             raise SchemaError(f"The MCP tool {name!r} cannot be strict: {reason}")
         return False, f"{api}: {reason}"
@@ -484,11 +556,17 @@ def _server_name(session: MCPSession) -> str:
     return repr(info.name) if info is not None else "(unnamed)"
 
 
-async def _list_all(session: MCPSession) -> list[types.Tool]:
-    """Every tool of the server, following pagination."""
+_PAGE_LIMIT = 1000
+"""The most `tools/list` pages followed: a server whose cursors never end is cut off."""
+
+
+async def _list_all(session: MCPSession, server: str) -> list[types.Tool]:
+    """Every tool of the server, following pagination. Raises `MCPServerError` when the
+    pages never end (a cursor the server already sent, or `_PAGE_LIMIT` pages)."""
     listed: list[types.Tool] = []
     cursor: str | None = None
-    while True:
+    cursors: set[str] = set()
+    for _ in range(_PAGE_LIMIT):
         if isinstance(session, Client):
             page = await session.list_tools(cursor=cursor, cache_mode="refresh")
         else:
@@ -497,3 +575,16 @@ async def _list_all(session: MCPSession) -> list[types.Tool]:
         cursor = page.next_cursor
         if cursor is None:
             return listed
+        if cursor in cursors:
+            raise MCPServerError(
+                f"The MCP server {server} sent the tools/list cursor {cursor!r} a second "
+                f"time (after {len(cursors) + 1} pages, {len(listed)} tools): its list "
+                "would never end, so its tools were not loaded. Report it to the server's "
+                "authors."
+            )
+        cursors.add(cursor)
+    raise MCPServerError(
+        f"The MCP server {server} sent {_PAGE_LIMIT} pages of tools/list ({len(listed)} "
+        "tools) and a cursor to more: its list seems to never end, so its tools were not "
+        "loaded. Report it to the server's authors."
+    )

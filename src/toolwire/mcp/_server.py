@@ -4,15 +4,19 @@ Every call goes through the same pipeline as a call from a model API: argument
 limits, validation with bounded error texts, one result per call. A failure is an
 `isError` result the client's model reads, never a protocol error that ends its turn;
 an unexpected handler exception is answered with a generic failure (and logged), so
-one bad call never takes the server down.
+one bad call never takes the server down. Clients may send calls in parallel: they run
+concurrently, except that the calls of a `model_tool_sequential` tool wait for each
+other, as in a batch.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
 import logging
+import types as python_types
 from collections.abc import Awaitable, Callable
-from typing import Any, TypeAlias, TypeVar, cast, overload
+from typing import Any, TypeAlias, TypeVar, Union, cast, get_args, get_origin, overload
 
 import anyio
 import anyio.to_thread
@@ -25,6 +29,7 @@ from .. import _aio, _core
 from .._call import StandardToolCall
 from .._result import ToolCallResult
 from .._tool import CustomToolModel, FunctionToolModel, ToolModel
+from ..exceptions import ToolDefinitionError
 from ._content import mcp_content
 
 __all__ = ["mcp_server", "run_stdio"]
@@ -80,8 +85,12 @@ def mcp_server(
     Serve it with `run_stdio(server)`, or over streamable HTTP with the SDK's
     `server.streamable_http_app()` (an ASGI app for uvicorn and friends).
     """
+    if context is None:
+        _refuse_missing_context(group)
     tools = [_listed(tool) for tool in group.values()]
     is_aio = isinstance(group, _aio.ToolGroup)
+    # One lock per sequential tool: its calls never overlap, whichever request they come in.
+    in_turn = {name: anyio.Lock() for name, tool in group.items() if tool.model_tool_sequential}
 
     async def list_tools(
         ctx: RequestContext, params: types.PaginatedRequestParams | None
@@ -103,16 +112,20 @@ def mcp_server(
         handler_context = None if context is None else context(ctx)
         if inspect.isawaitable(handler_context):
             handler_context = await handler_context
-        if is_aio:
-            aio_group = cast("_aio.ToolGroup[Any, Any]", group)
-            results = await aio_group.run_tool_calls(
-                [call], handler_context, unexpected_errors="fail"
-            )
-        else:
-            core_group = cast("_core.ToolGroup[Any, Any]", group)
-            results = await anyio.to_thread.run_sync(
-                lambda: core_group.run_tool_calls([call], handler_context, unexpected_errors="fail")
-            )
+        lock = in_turn.get(params.name)
+        async with lock if lock is not None else contextlib.nullcontext():
+            if is_aio:
+                aio_group = cast("_aio.ToolGroup[Any, Any]", group)
+                results = await aio_group.run_tool_calls(
+                    [call], handler_context, unexpected_errors="fail"
+                )
+            else:
+                core_group = cast("_core.ToolGroup[Any, Any]", group)
+                results = await anyio.to_thread.run_sync(
+                    lambda: core_group.run_tool_calls(
+                        [call], handler_context, unexpected_errors="fail"
+                    )
+                )
         return _answer(results[0])
 
     return Server(
@@ -122,6 +135,39 @@ def mcp_server(
         on_list_tools=list_tools,
         on_call_tool=call_tool,
     )
+
+
+def _refuse_missing_context(group: AnyGroup) -> None:
+    """Raise `ToolDefinitionError` when a tool of `group` takes a context that cannot be
+    None, since without `context=` every call would hand it None."""
+    for tool in group.values():
+        needed = _context_type(tool)
+        if needed is not None:
+            raise ToolDefinitionError(
+                f"{tool.__name__} takes a context of type {needed}, but mcp_server() was given "
+                "no context=: each of its calls would get None. Pass context=, a function "
+                "that makes the context for each call from the MCP request (e.g. "
+                f"context=lambda request: {needed}(...)); it may be async."
+            )
+
+
+def _context_type(tool: type[ToolModel]) -> str | None:
+    """The name of the context type `tool` declares (`BaseFunctionToolModel[Account,
+    ...]`) when None is not one (not None, Optional, Any, object or a type variable)."""
+    for base in tool.__mro__:
+        metadata = getattr(base, "__pydantic_generic_metadata__", None)
+        arguments = metadata["args"] if metadata else ()
+        if not arguments:
+            continue
+        declared = arguments[0]
+        if declared is None or declared is type(None) or declared is Any or declared is object:
+            return None
+        if isinstance(declared, TypeVar):
+            return None
+        if get_origin(declared) in (Union, python_types.UnionType) and type(None) in get_args(declared):  # fmt: skip
+            return None
+        return getattr(declared, "__name__", None) or repr(declared)
+    return None
 
 
 def _listed(tool: type[ToolModel]) -> types.Tool:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from .._api import Api, check_api
 from ..exceptions import UnexpectedObjectError
@@ -10,12 +11,15 @@ from ._kits import kit
 from ._rules import HistoryProblem, sorted_problems
 from ._wire import wire_json
 
+if TYPE_CHECKING:
+    from .._adapters.openai_chat.servers import ChatServer
+
 __all__ = ["check_history"]
 
 
 def check_history(
     history: Sequence[object],
-    api: Api,
+    api: Api | ChatServer,
     *,
     model: str | None = None,
     previous_response: object | None = None,
@@ -33,21 +37,28 @@ def check_history(
     `model` adds the rules that depend on it (Gemini models before 3 take no media in
     function responses; Chat audio needs an audio model).
 
+    `api` may be a `ChatServer`: what that server refuses is checked too (content null
+    where it takes `""`, call ids of the wrong form, reasoning fields it does not take
+    back, and, once the history shows it thinking, a tool-call turn without the reasoning
+    it needs back).
+
     Responses chained with `previous_response_id`: pass that response as
     `previous_response` (the `Response` or its dict form). Its calls then count as
     coming before `history`, so results sent alone are checked against them; problems
     about its own items have index -1.
     """
     wire = [wire_json(entry) for entry in history]
-    api = check_api(api)
-    rules = kit(api)
+    name = check_api(api)
+    rules = kit(name)
     if previous_response is None:
         problems = rules.history_problems(wire)
     elif rules.chained_history_problems is None:
         raise UnexpectedObjectError(
             f"previous_response is for Responses chained with previous_response_id; "
-            f"{api} has no stored responses. Pass the whole history instead."
+            f"{name} has no stored responses. Pass the whole history instead."
         )
     else:
         problems = rules.chained_history_problems(wire, previous_response)
+    if not isinstance(api, str) and rules.dialect_history_problems is not None:
+        problems += rules.dialect_history_problems(wire, api)
     return sorted_problems([*problems, *rules.media_problems(wire, model=model)])

@@ -97,11 +97,14 @@ class FakeRequest:
 
 
 class RejectedRequest(Exception):
-    """Raised by a codec for a request the live API would reject with HTTP 400."""
+    """Raised by a codec for a request the live API would reject with HTTP 400 (or, with
+    `body`, answer with that status and JSON body: a server's own error)."""
 
-    def __init__(self, message: str) -> None:
+    def __init__(self, message: str, *, status: int = 400, body: object = None) -> None:
         super().__init__(message)
         self.message = message
+        self.status = status
+        self.body = body
 
 
 class FakeCodec(Protocol):
@@ -172,7 +175,9 @@ class FakeServer:
             reply = self._reply(parsed)
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:
-            return codec.error(400, rejected.message)
+            if rejected.body is not None:
+                return httpx2.Response(rejected.status, json=rejected.body)
+            return codec.error(rejected.status, rejected.message)
         except UnsupportedSchemaError as unsupported:
             return codec.error(400, f"toolwire fake: {unsupported}")
 

@@ -7,7 +7,7 @@ SDK's clients; the rest is here.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, ClassVar
 
 import httpx2
@@ -26,10 +26,14 @@ class FakeApi:
     """Where its clients send their requests (a host that cannot resolve)."""
 
     def __init__(
-        self, *, script: Iterable[FakeReply] | None = None, invalid_arguments_first: bool = False
+        self,
+        *,
+        script: Iterable[FakeReply] | None = None,
+        invalid_arguments_first: bool = False,
+        codecs: Sequence[FakeCodec] | None = None,
     ) -> None:
         self.server = FakeServer(
-            [make() for make in self._codecs],
+            [make() for make in self._codecs] if codecs is None else codecs,
             script=script,
             invalid_arguments_first=invalid_arguments_first,
         )

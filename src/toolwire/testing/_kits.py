@@ -43,6 +43,10 @@ ChainedHistoryRules = Callable[[Sequence[Mapping[str, Any]], object], list[Histo
 """An API's rules on a history that continues a stored response (the SDK object or its
 dict form), whose items count as coming first."""
 
+DialectHistoryRules = Callable[[Sequence[Mapping[str, Any]], object], list[HistoryProblem]]
+"""What one server speaking the API (a dialect, such as a `ChatServer`) refuses in a
+history beyond the API's own rules."""
+
 
 @dataclass(frozen=True, slots=True)
 class Kit:
@@ -60,6 +64,9 @@ class Kit:
     """For an API that stores responses a request can continue (Responses'
     `previous_response_id`): the pairing rules with that response's items first
     (`check_history(..., previous_response=...)`); None for the others."""
+    dialect_history_problems: DialectHistoryRules | None = None
+    """For an API with dialects (`check_history(history, ChatServer.MISTRAL)`): what that
+    server refuses beyond the API's rules; None for the others."""
 
 
 def kit(api: Api) -> Kit:

@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import httpx2
 
+from ._fake import FakeReply
 from ._fake_api import FakeApi
 from ._openai_chat.fake import ChatCodec
 from ._openai_responses.fake import ResponsesCodec
 
 if TYPE_CHECKING:
     from openai import AsyncOpenAI, OpenAI
+
+    from .._adapters.openai_chat.servers import ChatServer
 
 __all__ = ["FakeOpenAI"]
 
@@ -30,10 +34,33 @@ class FakeOpenAI(FakeApi):
     Like the live API, it answers HTTP 400 when the history breaks the rules (a call
     without a result, a result without a call...). `requests` holds every request
     body it received.
+
+    `server=ChatServer.OLLAMA` (any `ChatServer`) makes its Chat Completions endpoint
+    imitate that server: its ids, its chunking, its reasoning fields (sent when a reply
+    has `thinking`, always by servers that think by default), and the errors it answers
+    to what its profile says it refuses (content null, ids of the wrong form, reasoning
+    fields it does not take back or needs back, a forced tool_choice while thinking,
+    Groq's `tool_use_failed` for arguments that break the schema, a Gemini call without
+    its thought signature). A server toolwire does not know is imitated with OpenAI's
+    wire form and its profile's rules.
     """
 
     _codecs = (ChatCodec, ResponsesCodec)
     _base_url = "https://fake.openai.invalid/v1"
+
+    def __init__(
+        self,
+        *,
+        server: ChatServer | None = None,
+        script: Iterable[FakeReply] | None = None,
+        invalid_arguments_first: bool = False,
+    ) -> None:
+        codecs = None if server is None else (ChatCodec(server), ResponsesCodec())
+        super().__init__(
+            script=script, invalid_arguments_first=invalid_arguments_first, codecs=codecs
+        )
+        self.chat_server = server
+        """The server its Chat Completions endpoint imitates (None: OpenAI)."""
 
     def client(self, **options: Any) -> OpenAI:
         """A real `openai.OpenAI` client wired to this fake."""

@@ -13,7 +13,9 @@ from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
+from .fragments import arguments_text
 from .results import attachments, place, tool_message
+from .servers import ChatServer
 from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
 
 if TYPE_CHECKING:
@@ -32,6 +34,7 @@ if TYPE_CHECKING:
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
+    from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
     from .stream import ChatStreamAccumulator
 
@@ -41,10 +44,19 @@ _API: Literal["chat.completions"] = "chat.completions"
 
 
 class ChatCompletionsAdapter:
-    """`api="chat.completions"`."""
+    """`api="chat.completions"`, written for one server (`ChatServer.OPENAI` unless a
+    `ChatServer` was given as `api`)."""
 
     api: Literal["chat.completions"] = "chat.completions"
     output_always_strict = False
+
+    def __init__(self, server: ChatServer) -> None:
+        self.server = server
+
+    def for_dialect(self, server: object) -> ChatCompletionsAdapter:
+        """This adapter, writing for `server` (a `ChatServer`; the registry checked it)."""
+        assert isinstance(server, ChatServer)
+        return ChatCompletionsAdapter(server)
 
     # -- definitions ---------------------------------------------------------------
 
@@ -56,6 +68,8 @@ class ChatCompletionsAdapter:
             "parameters": spec.fresh_parameters(),
             "strict": spec.strict,
         }
+        if not self.server.strict:
+            del function["strict"]
         return {"type": "function", "function": function}
 
     def custom_definition(self, spec: CustomToolSpec) -> ChatCompletionCustomToolParam:
@@ -83,9 +97,14 @@ class ChatCompletionsAdapter:
             "schema": spec.fresh_parameters(),
             "strict": spec.strict,
         }
+        if not self.server.strict:
+            del json_schema["strict"]
         return {"type": "json_schema", "json_schema": json_schema}
 
-    tool_choice_params = staticmethod(choice_params)
+    def tool_choice_params(
+        self, choice: CheckedChoice, *, parallel: bool | None, thinking: object
+    ) -> dict[str, Any]:
+        return choice_params(choice, parallel=parallel, thinking=thinking, server=self.server)
 
     # -- calls in ------------------------------------------------------------------
 
@@ -112,10 +131,13 @@ class ChatCompletionsAdapter:
 
     def assistant_messages(self, response: object) -> list[ChatCompletionAssistantMessageParam]:
         message, response_id, _ = _message_of(response)
-        param: ChatCompletionAssistantMessageParam = {
-            "role": "assistant",
-            "content": field(message, "content"),
-        }
+        server = self.server
+        param: ChatCompletionAssistantMessageParam = {"role": "assistant"}
+        content = field(message, "content")
+        if content is not None or server.empty_content == "null":
+            param["content"] = content
+        elif server.empty_content == "empty":
+            param["content"] = ""
         refusal = field(message, "refusal")
         if refusal is not None:
             param["refusal"] = refusal
@@ -134,14 +156,20 @@ class ChatCompletionsAdapter:
         tool_calls: Sequence[object] = field(message, "tool_calls") or ()
         if tool_calls:
             param["tool_calls"] = [
-                _call_param(item, index, response_id) for index, item in enumerate(tool_calls)
+                _call_param(item, index, response_id, server)
+                for index, item in enumerate(tool_calls)
             ]
+        _replay_reasoning(message, param, server)
         return [param]
 
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[ChatCompletionMessageParam]:
-        messages: list[ChatCompletionMessageParam] = [tool_message(result) for result in results]
+        answers = [tool_message(result) for result in results]
+        if self.server.call_id_length is not None:
+            for answer in answers:
+                answer["tool_call_id"] = self.server.call_id(answer["tool_call_id"])
+        messages: list[ChatCompletionMessageParam] = [*answers]
         messages += attachments(results)  # tool messages take text only, whatever `media`
         return messages
 
@@ -160,7 +188,7 @@ class ChatCompletionsAdapter:
         message, _, finish_reason = _message_of(response)
         refused = bool(field(message, "refusal"))
         called = bool(field(message, "tool_calls") or field(message, "function_call"))
-        return status_of(finish_reason, refused, called)
+        return status_of(finish_reason, refused, called, field(message, "content"))
 
 
 _EXPECTED = "a Chat Completions response (a ChatCompletion, its message, or their dict forms)"
@@ -378,9 +406,9 @@ def _shown(item: Mapping[str, Any]) -> str:
 
 
 def _call_param(
-    item: object, index: int, response_id: str | None
+    item: object, index: int, response_id: str | None, server: ChatServer
 ) -> ChatCompletionMessageToolCallUnionParam:
-    call_id = field(item, "id") or synthesized_id(response_id, index)
+    call_id = server.call_id(field(item, "id") or synthesized_id(response_id, index))
     custom = field(item, "custom")
     if field(item, "type") == "custom" or custom is not None and field(item, "function") is None:
         return {
@@ -392,11 +420,35 @@ def _call_param(
     arguments = field(function, "arguments")
     if arguments is None:  # a server's "no arguments": the param (and servers) want a string
         arguments = NO_ARGUMENTS
-    return {
+    elif isinstance(arguments, Mapping):  # a server's object arguments: text, as the API's
+        arguments = arguments_text(cast("Mapping[str, Any]", arguments))
+    param: ChatCompletionMessageToolCallUnionParam = {
         "id": call_id,
         "type": "function",
         "function": {"name": field(function, "name"), "arguments": arguments},
     }
+    extra_content = field(item, "extra_content")
+    if extra_content is not None:  # Gemini's thought signature: its next turn needs it
+        cast("dict[str, Any]", param)["extra_content"] = extra_content
+    return param
 
 
-ADAPTER = ChatCompletionsAdapter()
+def _replay_reasoning(
+    message: object, param: ChatCompletionAssistantMessageParam, server: ChatServer
+) -> None:
+    """Add the reasoning fields the server sent that it takes back (`server.replays`),
+    in the same field and form. They are outside the SDK's param types, which the SDK
+    sends as they are."""
+    extra: Any = getattr(message, "__pydantic_extra__", None)
+    if extra is None:  # a dict, or an object of another library: read as they are read
+        if hasattr(type(message), "model_fields"):
+            return  # an SDK message without extra fields: nothing to add
+        extra = {name: field(message, name) for name in server.replays}
+    kept = cast("dict[str, Any]", param)
+    for name in server.replays:
+        value = extra.get(name)
+        if value is not None:
+            kept[name] = value
+
+
+ADAPTER = ChatCompletionsAdapter(ChatServer.OPENAI)

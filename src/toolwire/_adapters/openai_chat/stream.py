@@ -24,13 +24,12 @@ from ..._streaming._events import (
     NewReasoningDelta,
     NewTextDelta,
     StreamEvent,
-    ToolCallCompleted,
-    ToolCallTruncated,
     TurnEnded,
 )
 from ..._streaming._gate import SKIP, TAKE, UNWRAP, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
+from .fragments import FragmentJoin, split_glued
 from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
 
 if TYPE_CHECKING:
@@ -51,6 +50,10 @@ class _ToolCall:
     kind: str = "function"
     fragments: list[str] = field(default_factory=list[str])
     """The text of a call of another choice than 0 (choice 0's is in the tracker)."""
+    join: FragmentJoin = field(default_factory=FragmentJoin)
+    """How its argument fragments join (appended, resent whole, objects)."""
+    extra_content: object = None
+    """What a server sent beside the call for its next turn (Gemini's thought signature)."""
     ended: StandardToolCall | None = None
 
 
@@ -68,6 +71,8 @@ class _Choice:
     refusal: list[str] = field(default_factory=list[str])
     reasoning: dict[str, list[str]] = field(default_factory=dict[str, list[str]])
     """Reasoning fragments under each field name the server used."""
+    reasoning_details: list[dict[str, Any]] = field(default_factory=list[dict[str, Any]])
+    """OpenRouter's and MiniMax's structured reasoning, its fragments merged by index."""
     function_call: _FunctionCall | None = None
     finish_reason: str | None = None
     logprobs: dict[str, Any] | None = None
@@ -149,10 +154,13 @@ class ChatStreamAccumulator:
         drives_events = choice_index == 0
         delta = choice.delta
         if delta is not None:
-            if delta.content:
-                state.content.append(delta.content)
+            content = delta.content
+            if content:
+                state.content.append(content)
                 if drives_events:
-                    events.append(NewTextDelta(delta.content))
+                    events.append(NewTextDelta(content))
+            elif content is not None and not state.content:
+                state.content.append(content)  # "", kept: some servers refuse null back
             if delta.refusal:
                 state.refusal.append(delta.refusal)
             if type(delta) not in _NO_REASONING_FIELD or getattr(delta, "__pydantic_extra__", None):  # fmt: skip
@@ -171,7 +179,7 @@ class ChatStreamAccumulator:
         logprobs = getattr(choice, "logprobs", None)
         if logprobs is not None:
             state.logprobs = _joined_logprobs(state.logprobs, logprobs)
-        if choice.finish_reason is not None:
+        if choice.finish_reason:  # "" (older Ollama, SGLang, on every chunk) is no finish
             self._end_choice(state, choice.finish_reason, events, drives_events)
 
     def _end_choice(
@@ -183,17 +191,18 @@ class ChatStreamAccumulator:
         last `TurnEnded` always agrees with `final_response()`."""
         state.finish_reason = finish_reason
         if state.open_call is not None:
-            ended = self._finish(state.open_call, finish_reason in CUT_FINISH_REASONS, emit)
-            if ended is not None:
-                events.append(ended)
+            self._finish(state, state.open_call, finish_reason in CUT_FINISH_REASONS, emit, events)
             state.open_call = None
             if emit:
                 self._lead_call = None
         if emit and finish_reason != self._reported_end:
             self._reported_end = finish_reason
             called = bool(state.calls) or state.function_call is not None
+            text = "".join(state.content) if not called and state.content else None
             events.append(
-                TurnEnded(finish_reason, status_of(finish_reason, bool(state.refusal), called))
+                TurnEnded(
+                    finish_reason, status_of(finish_reason, bool(state.refusal), called, text)
+                )
             )
 
     def _feed_tool_call(
@@ -213,6 +222,10 @@ class ChatStreamAccumulator:
         call is reported complete when the next one starts, so fragments of parallel
         calls must not interleave; one that arrives for a call already reported, or
         after the choice finished, raises `StreamOrderError`.
+
+        What else servers do is read from the fragments (`fragments.py`): a name sent
+        after the id, split across fragments or repeated in each; arguments resent whole
+        or sent as objects; `extra_content` beside the call.
         """
         index: int | None = fragment.index
         fragment_id: str | None = fragment.id or None
@@ -225,26 +238,49 @@ class ChatStreamAccumulator:
                 raise _late_fragment(choice_index, call, state)
             if fragment_id and not call.id:
                 call.id = fragment_id  # some backends send the id late; never glue repeats
+            if function is not None and function.name:
+                self._rename(call, function.name, emit)
+        extra: Any = getattr(fragment, "__pydantic_extra__", None)
+        if extra:
+            self._keep_extras(call, extra, events, emit)
         if function is not None:
-            if emit:
-                delta = self._tracker.add(call.position, function.arguments)  # None if empty
-                if delta is not None:
-                    events.append(delta)
-            elif function.arguments:
-                call.fragments.append(function.arguments)
+            reset, text = call.join.take(function.arguments)
+            if reset:
+                if emit:
+                    self._tracker.restart(call.position)
+                else:
+                    call.fragments.clear()
+            self._add_text(call, text, events, emit)
+            if emit and call.join.settled and call.name and call is state.open_call:
+                self._lead_call = call  # the rest of the call is plain text: the fast path
             return  # a fragment is of one kind: a function call's has no custom part
-        custom = _custom_part(fragment)
-        if custom is not None:
-            text = custom.get("input")
-            if isinstance(text, str):
-                self._add_custom_input(call, text, events, emit)
 
-    def _add_custom_input(
-        self, call: _ToolCall, text: str, events: list[StreamEvent], emit: bool
+    def _keep_extras(
+        self, call: _ToolCall, extra: dict[str, Any], events: list[StreamEvent], emit: bool
     ) -> None:
-        """A custom call's input is reported as Responses reports it: argument deltas
-        whose `fragment` is the free text as is (`string_delta` only when the text
-        happens to read as a JSON object, as the preview reads every fragment)."""
+        """A fragment's fields outside the SDK's types: a custom call's input, and what
+        the next turn needs back beside the call (`extra_content`)."""
+        content = extra.get("extra_content")
+        if content is not None:
+            call.extra_content = content
+        custom: Any = extra.get("custom")
+        if isinstance(custom, dict) and call.kind == "custom":
+            text = cast("dict[str, Any]", custom).get("input")
+            if isinstance(text, str):
+                self._add_text(call, text, events, emit)
+
+    def _rename(self, call: _ToolCall, name: str, emit: bool) -> None:
+        """A name in a later fragment: the name sent after the id, the rest of a name
+        split across fragments, or the name again (kept once)."""
+        merged = _merged_name(call.name, name)
+        if merged != call.name:
+            call.name = merged
+            if emit:
+                self._tracker.rename(call.position, merged)
+
+    def _add_text(self, call: _ToolCall, text: str, events: list[StreamEvent], emit: bool) -> None:
+        """Append argument text (a custom call's input is reported as Responses reports
+        it: argument deltas whose `fragment` is the free text as is)."""
         if emit:
             delta = self._tracker.add(call.position, text)  # None if empty
             if delta is not None:
@@ -268,28 +304,41 @@ class ChatStreamAccumulator:
                 "order, to one ToolCallStream."
             )
         if state.open_call is not None:  # a new call starts: the previous one is whole
-            ended = self._finish(state.open_call, cut=False, emit=emit)
-            if ended is not None:
-                events.append(ended)
+            self._finish(state, state.open_call, cut=False, emit=emit, events=events)
+        function = fragment.function
+        name: str = (function.name if function is not None else None) or ""
+        kind = "function"
+        custom = _custom_part(fragment)
+        if custom is not None:
+            kind = "custom"
+            name = name or custom.get("name") or ""
+        return self._open(state, index, fragment.id or None, name, kind, events, emit)
+
+    def _open(
+        self,
+        state: _Choice,
+        index: int | None,
+        call_id: str | None,
+        name: str,
+        kind: str,
+        events: list[StreamEvent],
+        emit: bool,
+    ) -> _ToolCall:
         position = len(state.calls)
         call = _ToolCall(
             position=position,
             provider_index=position if index is None else index,
             index=index,
-            id=fragment.id or None,
+            id=call_id,
+            name=name,
+            kind=kind,
         )
-        function = fragment.function
-        call.name = (function.name if function is not None else None) or ""
-        custom = _custom_part(fragment)
-        if custom is not None:
-            call.kind = "custom"
-            call.name = call.name or custom.get("name") or ""
         state.calls.append(call)
         if index is not None:
             state.by_index[index] = call
         state.open_call = call
         if emit:
-            self._lead_call = call
+            self._lead_call = None  # until its fragments show how they join
             events.append(
                 self._tracker.start(
                     position,
@@ -302,21 +351,49 @@ class ChatStreamAccumulator:
         return call
 
     def _finish(
-        self, call: _ToolCall, cut: bool, emit: bool
-    ) -> ToolCallCompleted | ToolCallTruncated | None:
+        self, state: _Choice, call: _ToolCall, cut: bool, emit: bool, events: list[StreamEvent]
+    ) -> None:
         """End a call: choice 0's through the tracker, which reports it; another
-        choice's silently (`None`), with the id choice 0's would get."""
+        choice's silently, with the id choice 0's would get.
+
+        Arguments that hold two or more whole JSON objects back to back were calls a
+        server put on one index without a new id: each becomes a call of its own, with
+        the same name and a synthesized id (the first keeps the call's id)."""
+        self._add_text(call, call.join.finish(cut), events, emit)
         if emit:
-            text = self._tracker.get(call.position).arguments
+            opened = self._tracker.get(call.position)
+            text, complete = opened.arguments, opened.preview.complete()
         else:
             text = "".join(call.fragments)
-        # A custom call's free text cannot show where it stopped: the call being
-        # written when the limit hit is cut (the adapter's rule for the response).
-        truncated = cut if call.kind == "custom" else cut and not is_complete_json(text)
+            complete = None
+        if call.kind == "custom":
+            # A custom call's free text cannot show where it stopped: the call being
+            # written when the limit hit is cut (the adapter's rule for the response).
+            self._end(call, text, cut, emit, events)
+            return
+        if cut:  # the adapter's rule for a cut response's calls
+            self._end(call, text, not is_complete_json(text), emit, events)
+            return
+        if complete is None:
+            complete = is_complete_json(text)
+        glued = None if complete or call.join.mixed else split_glued(text)
+        if glued is None:
+            self._end(call, text, False, emit, events)
+            return
+        self._end(call, glued[0], False, emit, events)
+        for part in glued[1:]:
+            extra = self._open(state, None, None, call.name, "function", events, emit)
+            state.open_call = None
+            self._end(extra, part, False, emit, events)
+
+    def _end(
+        self, call: _ToolCall, text: str, truncated: bool, emit: bool, events: list[StreamEvent]
+    ) -> None:
         if emit:
-            ended = self._tracker.finish(call.position, truncated=truncated)
+            ended = self._tracker.finish(call.position, truncated=truncated, arguments=text)
             call.ended = ended.call
-            return ended
+            events.append(ended)
+            return
         call.ended = StandardToolCall(
             "custom" if call.kind == "custom" else "function",
             call.id or synthesized_id(self._tracker.response_id, call.position),
@@ -325,7 +402,6 @@ class ChatStreamAccumulator:
             not call.id,
             truncated,
         )
-        return None
 
     def final_response(self) -> ChatCompletion:
         from openai.types.chat import ChatCompletion
@@ -363,6 +439,8 @@ def _choice_dict(index: int, state: _Choice) -> dict[str, Any]:
         else:
             function = {"name": ended.name, "arguments": ended.input}
             tool_calls.append({"id": ended.id, "type": "function", "function": function})
+        if call.extra_content is not None:
+            tool_calls[-1]["extra_content"] = call.extra_content
     message: dict[str, Any] = {
         "role": "assistant",
         "content": "".join(state.content) if state.content else None,
@@ -376,6 +454,8 @@ def _choice_dict(index: int, state: _Choice) -> dict[str, Any]:
         message["tool_calls"] = tool_calls
     for name, fragments in state.reasoning.items():  # extra fields, as the server named them
         message[name] = "".join(fragments)
+    if state.reasoning_details:
+        message["reasoning_details"] = state.reasoning_details
     return {
         "index": index,
         "message": message,
@@ -400,9 +480,11 @@ def _continued_arguments(chunk: Any, index: int | None) -> str | None:
     (whose fragments carry `index`), else None, and the general path folds it.
 
     Declined: a call id (a new call, or an id sent late), another index, several
-    fragments or none, a fragment without a function part, text, a refusal, reasoning
-    or any other extra field of the delta, logprobs, a finish_reason, usage, another
-    choice or several, and a chunk that is not a `chat.completion.chunk`.
+    fragments or none, a fragment without a function part, arguments that are not text,
+    text, a refusal, reasoning or any other extra field of the delta, logprobs, a
+    finish_reason, usage, another choice or several, and a chunk that is not a
+    `chat.completion.chunk`. A name in the fragment is not looked at: the fast path
+    continues only a call whose name it has (a repeat of it changes nothing).
 
     Each object's fields are read from its `__dict__` (where pydantic keeps them), one
     attribute read per object: a subscript of that dict costs less than an attribute
@@ -418,7 +500,7 @@ def _continued_arguments(chunk: Any, index: int | None) -> str | None:
         if type(choices) is not list or len(choices) != 1:
             return None
         fields = choices[0].__dict__
-        if fields["index"] != 0 or fields["finish_reason"] is not None:
+        if fields["index"] != 0 or fields["finish_reason"]:
             return None
         delta = fields["delta"]
         if fields["logprobs"] is not None or type(delta) not in _NO_REASONING_FIELD:
@@ -435,7 +517,8 @@ def _continued_arguments(chunk: Any, index: int | None) -> str | None:
         function = fields["function"]
         if fields["index"] != index or fields["id"] or function is None:
             return None
-        return function.arguments
+        arguments = function.arguments
+        return arguments if type(arguments) is str else None  # an object: general path
     except (AttributeError, KeyError):
         return None
 
@@ -468,22 +551,29 @@ _NO_REASONING: tuple[tuple[str, str], ...] = ()
 def _feed_reasoning(state: _Choice, delta: object, events: list[StreamEvent], emit: bool) -> None:
     """Keep the reasoning under each name the server sent it (the final message has it
     there, as the non-streamed one does); the event reports the text once, even from a
-    server that sends it under both names."""
+    server that sends it under both names. Structured `reasoning_details` (OpenRouter,
+    MiniMax) are kept too, their fragments merged by index."""
+    extra: Any = getattr(delta, "__pydantic_extra__", None)
+    details = extra.get("reasoning_details") if extra else None
+    if details:
+        _merge_details(state.reasoning_details, details)
     parts = _reasoning(delta)
     if not parts:
         return
     for name, text in parts:
         fragments = state.reasoning.get(name)
         if fragments is None:
-            state.reasoning[name] = [text]
-        else:
+            state.reasoning[name] = [text]  # "" too: the field was sent, and goes back
+        elif text:
             fragments.append(text)
-    if emit:
-        events.append(NewReasoningDelta(parts[0][1]))
+    text = next((text for _, text in parts if text), None)
+    if emit and text:
+        events.append(NewReasoningDelta(text))
 
 
 def _reasoning(delta: object) -> tuple[tuple[str, str], ...]:
-    """(field name, text) for each reasoning field of a delta with text in it.
+    """(field name, text) for each reasoning field of a delta holding a string (`""`
+    included: DeepSeek opens a turn with `reasoning_content: ""`).
 
     The SDK's delta declares no such field, so it arrives as an extra field. Reading a
     missing attribute of a pydantic model raises inside pydantic (microseconds, on
@@ -505,9 +595,45 @@ def _reasoning(delta: object) -> tuple[tuple[str, str], ...]:
     parts: list[tuple[str, str]] = []
     for name in _REASONING_NAMES:
         value = getattr(delta, name, None) if name in declared else extra.get(name)
-        if isinstance(value, str) and value:
+        if isinstance(value, str):
             parts.append((name, value))
     return tuple(parts)
+
+
+_JOINED_DETAIL_KEYS = ("text", "summary", "data")
+"""The `reasoning_details` keys whose fragments are pieces of one text."""
+
+
+def _merge_details(kept: list[dict[str, Any]], fragments: object) -> None:
+    """Fold one delta's `reasoning_details` into those kept: a fragment with the `index`
+    and `type` of a kept entry continues it (its text pieces appended, a value it lacked
+    added, such as the signature sent last); any other starts an entry."""
+    if not isinstance(fragments, list):
+        return
+    for fragment in cast("list[object]", fragments):
+        if not isinstance(fragment, dict):
+            continue
+        detail = cast("dict[str, Any]", fragment)
+        index = detail.get("index")
+        entry = next(
+            (
+                e
+                for e in kept
+                if index is not None
+                and e.get("index") == index
+                and e.get("type") == detail.get("type")
+            ),
+            None,
+        )
+        if entry is None:
+            kept.append(dict(detail))
+            continue
+        for key, value in detail.items():
+            have = entry.get(key)
+            if key in _JOINED_DETAIL_KEYS and isinstance(value, str) and isinstance(have, str):
+                entry[key] = have + value
+            elif have is None:
+                entry[key] = value
 
 
 def _feed_function_call(state: _Choice, function_call: Any) -> None:
@@ -549,6 +675,17 @@ def _plain(value: object) -> object:
     """An SDK model as the fields it was given (what the server sent), for `construct`."""
     dump = getattr(value, "model_dump", None)
     return value if dump is None else dump(exclude_unset=True)
+
+
+def _merged_name(name: str, fragment: str) -> str:
+    """The name of a call after a later fragment's name: the name itself when none came
+    yet or the fragment resends it whole, unchanged for a repeat, else the name
+    continued (split across fragments as arguments are)."""
+    if fragment == name or name.startswith(fragment):
+        return name
+    if not name or fragment.startswith(name):
+        return fragment
+    return name + fragment
 
 
 def _custom_part(fragment: Any) -> dict[str, Any] | None:

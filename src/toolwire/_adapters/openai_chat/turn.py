@@ -6,6 +6,8 @@ from __future__ import annotations
 import json
 from typing import TYPE_CHECKING
 
+from .text_calls import holds_text_call
+
 if TYPE_CHECKING:
     from ..._turn import TurnStatus
 
@@ -15,15 +17,20 @@ CUT_FINISH_REASONS = ("length", "content_filter")
 """Finish reasons that stop the model wherever it is, possibly inside a call."""
 
 
-def status_of(finish_reason: str | None, refused: bool, called: bool) -> TurnStatus:
+def status_of(
+    finish_reason: str | None, refused: bool, called: bool, content: object = None
+) -> TurnStatus:
     """The neutral status of a turn: its finish reason, whether the message holds a
-    refusal, and whether it holds tool calls (or a legacy `function_call`)."""
+    refusal, whether it holds tool calls (or a legacy `function_call`), and its text
+    (an answer whose text holds calls in a known format is not done)."""
     if finish_reason == "length":
         return "truncated"
     if finish_reason == "content_filter" or refused:
         return "refused"
     if called:
         return "tool_calls"
+    if isinstance(content, str) and holds_text_call(content):
+        return "calls_in_text"
     return "done"
 
 
