@@ -7,8 +7,8 @@ import base64
 from typing import Any
 
 import pytest
-from inline_snapshot import snapshot
 from google.genai import types
+from inline_snapshot import snapshot
 
 from toolwire.core import (
     BaseFunctionToolModel,
