@@ -42,8 +42,12 @@ def require_shared() -> None:
 
 @cache
 def all_cases() -> tuple[dict[str, Any], ...]:
-    """Every recorded case, sorted by id (empty without `../shared`)."""
+    """Every recorded case, sorted by id (empty without `../shared`: parameter sets made
+    from it come out empty, which pytest skips; with `TOOLWIRE_REQUIRE_SHARED=1` it fails
+    instead, so those tests fail at collection rather than skip)."""
     if not CASES.is_dir():
+        if os.environ.get("TOOLWIRE_REQUIRE_SHARED") == "1":
+            pytest.fail(f"{CASES} is missing but TOOLWIRE_REQUIRE_SHARED=1", pytrace=False)
         return ()
     loaded: list[dict[str, Any]] = []
     for path in sorted(CASES.glob("*.json")):

@@ -259,14 +259,18 @@ class AsyncConfigure(aio.BaseFunctionToolModel[None, None]):
 INPUT = {"title": "prod", "settings": {"limits": {"cpu": 2}}, "extra": {"keep": [1, 2]}}
 
 
-def anthropic_message() -> Message:
+def anthropic_message(calls: int = 1) -> Message:
+    uses = [
+        {"type": "tool_use", "id": f"toolu_{n}", "name": "Configure", "input": INPUT}
+        for n in range(calls)
+    ]
     return Message.model_validate(
         {
             "id": "msg_1",
             "type": "message",
             "role": "assistant",
             "model": "claude",
-            "content": [{"type": "tool_use", "id": "toolu_1", "name": "Configure", "input": INPUT}],
+            "content": uses,
             "stop_reason": "tool_use",
             "stop_sequence": None,
             "usage": {"input_tokens": 1, "output_tokens": 1},
@@ -274,25 +278,33 @@ def anthropic_message() -> Message:
     )
 
 
-def gemini_response() -> genai.GenerateContentResponse:
-    call = genai.FunctionCall(name="Configure", args=copy.deepcopy(INPUT))
+def gemini_response(calls: int = 1) -> genai.GenerateContentResponse:
+    parts = [
+        genai.Part(function_call=genai.FunctionCall(name="Configure", args=copy.deepcopy(INPUT)))
+        for _ in range(calls)
+    ]
     return genai.GenerateContentResponse(
         response_id="r1",
         candidates=[
             genai.Candidate(
-                content=genai.Content(role="model", parts=[genai.Part(function_call=call)]),
+                content=genai.Content(role="model", parts=parts),
                 finish_reason=genai.FinishReason.STOP,
             )
         ],
     )
 
 
+@pytest.mark.parametrize("calls", [1, 3], ids=["one call", "three calls"])
 @pytest.mark.parametrize("api", ["anthropic", "gemini"])
-def test_dispatch_never_rewrites_the_models_turn(api: Literal["anthropic", "gemini"]) -> None:
-    response: Any = anthropic_message() if api == "anthropic" else gemini_response()
+def test_dispatch_never_rewrites_the_models_turn(
+    api: Literal["anthropic", "gemini"], calls: int
+) -> None:
+    """Neither a before-validator nor a handler changes the turn `assistant_messages`
+    replays, in a batch of one call or of several (core and aio)."""
+    response: Any = anthropic_message(calls) if api == "anthropic" else gemini_response(calls)
     before = copy.deepcopy(assistant_messages(response, api))
     results = ToolGroup.from_list([Configure]).run_tool_calls(response, None)
-    assert [r.result_content for r in results] == ["stored"]
+    assert [r.result_content for r in results] == ["stored"] * calls
     assert assistant_messages(response, api) == before
     asyncio.run(aio.ToolGroup.from_list([AsyncConfigure]).run_tool_calls(response, None))
     assert assistant_messages(response, api) == before

@@ -130,3 +130,41 @@ def test_previous_response_is_for_responses_only() -> None:
         check_history([], "anthropic", previous_response={"object": "response", "output": []})
     with pytest.raises(UnexpectedObjectError, match="previous_response must be the Response"):
         check_history([], "responses", previous_response={"output": []})
+
+
+def test_an_anthropic_history_ending_on_unanswered_tool_use() -> None:
+    """A history whose last assistant turn holds tool_use blocks with no tool_result
+    after it is reported (without `../shared`: the recorded corpus is not needed)."""
+    history: list[Any] = [
+        {"role": "user", "content": "Weather in Paris and Oslo?"},
+        {
+            "role": "assistant",
+            "content": [
+                {"type": "tool_use", "id": "toolu_1", "name": "get_weather", "input": {"city": "Paris"}},
+                {"type": "tool_use", "id": "toolu_2", "name": "get_weather", "input": {"city": "Oslo"}},
+            ],
+        },
+    ]  # fmt: skip
+    assert [(p.index, p.message) for p in check_history(history, "anthropic")] == snapshot(
+        [
+            (
+                1,
+                "messages[1] (assistant) has tool_use 'toolu_1' (get_weather) with no user message after it; append one user message that begins with a tool_result block for each tool_use id",
+            ),
+            (
+                1,
+                "messages[1] (assistant) has tool_use 'toolu_2' (get_weather) with no user message after it; append one user message that begins with a tool_result block for each tool_use id",
+            ),
+        ]
+    )
+    answered = [
+        *history,
+        {
+            "role": "user",
+            "content": [
+                {"type": "tool_result", "tool_use_id": "toolu_1", "content": "Sunny."},
+                {"type": "tool_result", "tool_use_id": "toolu_2", "content": "Rain."},
+            ],
+        },
+    ]
+    assert check_history(answered, "anthropic") == []

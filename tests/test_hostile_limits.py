@@ -23,6 +23,7 @@ from tests.test_responses_support import function_call, response_json, sdk_event
 from toolwire._json import copy_json
 from toolwire.core import (
     ArgumentLimits,
+    BaseCustomToolModel,
     BaseFunctionToolModel,
     StandardToolCall,
     ToolCallCompleted,
@@ -328,6 +329,37 @@ def test_size_limit_on_dicts() -> None:
         )
     fits = StandardToolCall("function", "c", "echo", {"text": "x" * 900})
     assert group.run_tool_call(fits, None, limits=limits).fail_reason is None
+
+
+class shout(BaseCustomToolModel[None, None]):
+    """Say the free text back."""
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return self.input, None
+
+
+def test_size_limit_at_its_boundary() -> None:
+    """Exactly `max_chars` characters are accepted and one more refused: a custom tool's
+    free-text input, and JSON text arguments (the same limit, counted the same way)."""
+    limits = ArgumentLimits(max_chars=100)
+    tools = ToolGroup.from_list([echo, shout])
+    outcomes: list[str | None] = []
+    for size in (100, 101):
+        custom = StandardToolCall("custom", "c1", "shout", "x" * size)
+        text = '{"text": "' + "x" * (size - 12) + '"}'
+        assert len(text) == size
+        function = StandardToolCall("function", "c2", "echo", text)
+        for result in tools.run_tool_calls([custom, function], None, limits=limits):
+            outcomes.append(result.fail_reason)
+            if result.fail_reason is None:
+                assert len(result.result_content) in (size, size - 12)
+    assert outcomes == [None, None, "invalid_arguments", "invalid_arguments"]
+    over = tools.run_tool_call(
+        StandardToolCall("custom", "c", "shout", "x" * 101), None, limits=limits
+    )
+    assert over.result_content == snapshot(
+        "The arguments for 'shout' were rejected: the input is 101 characters long; the limit is 100. Call it again with smaller, flatter arguments."
+    )
 
 
 def test_huge_integers_are_described_not_printed() -> None:

@@ -264,8 +264,40 @@ class TestDeveloperMistakes:
             async def model_tool_handler(self, context: None) -> tuple[str, None]:
                 return "", None
 
-        with pytest.raises(ToolDefinitionError, match="aio tool but this is a toolwire.core"):
+        with pytest.raises(ToolDefinitionError) as error:
             ToolGroup.from_list([Async])  # pyright: ignore[reportArgumentType]
+        assert str(error.value) == snapshot(
+            "Async is a toolwire.aio tool but this is a toolwire.core ToolGroup. Use the ToolGroup of toolwire.aio, or define the tool from toolwire.core (def model_tool_handler)."
+        )
+        with pytest.raises(ToolDefinitionError) as error:
+            aio.ToolGroup.from_list([GetWeather])  # pyright: ignore[reportArgumentType]
+        assert str(error.value) == snapshot(
+            "GetWeather is a toolwire.core tool but this is a toolwire.aio ToolGroup. Use the ToolGroup of toolwire.core, or define the tool from toolwire.aio (async def model_tool_handler)."
+        )
+
+    def test_duplicate_names_tell_same_named_classes_apart(self) -> None:
+        """Two classes of one name (from two modules, or two made by one factory) are
+        told apart by module and qualified name."""
+
+        def make() -> type[BaseFunctionToolModel[None, None]]:
+            class GetWeather(BaseFunctionToolModel[None, None]):
+                model_tool_custom_name = "get_weather"
+
+                def model_tool_handler(self, context: None) -> tuple[str, None]:
+                    return "", None
+
+            return GetWeather
+
+        with pytest.raises(DuplicateToolNameError) as error:
+            ToolGroup.from_list([GetWeather, make()])
+        assert str(error.value) == snapshot(
+            "Two tools are named 'get_weather': tests.test_tools.GetWeather and tests.test_tools.TestDeveloperMistakes.test_duplicate_names_tell_same_named_classes_apart.<locals>.make.<locals>.GetWeather. Give one of them another name with `model_tool_custom_name`."
+        )
+        with pytest.raises(DuplicateToolNameError) as error:
+            ToolGroup.from_list([make(), make()])
+        assert str(error.value) == snapshot(
+            "Two tools are named 'get_weather': tests.test_tools.TestDeveloperMistakes.test_duplicate_names_tell_same_named_classes_apart.<locals>.make.<locals>.GetWeather and tests.test_tools.TestDeveloperMistakes.test_duplicate_names_tell_same_named_classes_apart.<locals>.make.<locals>.GetWeather (a second class made at the same place). Give one of them another name with `model_tool_custom_name`."
+        )
 
     def test_group_rejects_non_tools(self) -> None:
         """Anything but a tool class is refused."""

@@ -19,6 +19,7 @@ from ._batch import (
     timeout_failure,
     unexpected_failure,
 )
+from ._batch_wait import no_event_loop, stop_all, wait_for
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -170,8 +171,11 @@ class ToolGroup(
         With `unexpected_errors="fail"`, the call gets a generic failure instead and the
         batch goes on. A call whose task other code cancels, or whose handler or async
         hook raises `CancelledError` on its own, gets `HandlerCancelledError` as its
-        unexpected exception. Cancelling the task that awaits the batch cancels its
-        handlers, waits for them to stop, and raises `CancelledError`. `hooks`: your
+        unexpected exception. Cancelling the task that awaits the batch (asyncio's
+        `cancel()` or `timeout`, anyio's cancel scopes) cancels its handlers, waits for
+        them to stop (a handler catching the cancellation gets each further request),
+        and raises `CancelledError`. Batches run on asyncio, under anyio too; not on
+        trio. `hooks`: your
         code before and after each handler runs (see `ToolHooks`); a hook's exception
         stops the batch like an unexpected one (waiting calls do not start, running ones
         finish) and then propagates as it is.
@@ -398,7 +402,10 @@ class _Batch:
     ) -> list[Any]:
         self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
         self.run_call = self._invoke if self.watch is None else self._observed
-        start = asyncio.get_running_loop().create_task  # ensure_future re-checks each coroutine
+        try:
+            start = asyncio.get_running_loop().create_task  # ensure_future re-checks each one
+        except RuntimeError:
+            raise no_event_loop() from None
         self.owner = owner = asyncio.current_task()
         if owner is not None and owner.cancelling():  # it runs on after a cancellation
             self.owner_cancels = owner.cancelling()
@@ -717,19 +724,13 @@ async def _turn(ticket: asyncio.Future[bool], slots: _Slots) -> bool:
 
 
 async def _wait_all(tasks: list[asyncio.Task[None]], batch: _Batch) -> None:
-    """Wait for every task; if we are cancelled, cancel them and wait until they stop."""
+    """Wait for every task; if we are cancelled, cancel them, wait until they stop, and
+    let the cancellation go on (see `_batch_wait`)."""
     try:
-        await asyncio.wait(tasks)
+        await wait_for(tasks)
     except asyncio.CancelledError:
         batch.cancelled = True
-        for task in tasks:
-            task.cancel()
-        while True:
-            try:
-                await asyncio.wait(tasks)
-                break
-            except asyncio.CancelledError:
-                continue
+        await stop_all(tasks)
         raise
     # Every outcome of a call is recorded by `_invoke` (a hook's exception by `_observed`),
     # so a task raises only on a bug in toolwire itself. Retrieve every exception, so none

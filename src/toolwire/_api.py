@@ -454,6 +454,12 @@ def wrong_stream_item(item: object, api: Api) -> UnexpectedObjectError:
     """The error for `item` fed to a `ToolCallStream(api)` that cannot take it."""
     if inspect.isawaitable(item):
         advice = "await the request first, then feed each chunk of the stream it returns."
+    elif _is_stream(item) and type(item).__name__.endswith("Manager"):
+        advice = (
+            "this is the SDK's stream helper before it is entered: enter it (`with "
+            "client....stream(...) as stream:`, or `async with`) and feed each event of "
+            "`stream` (`for event in stream: events = tool_stream.feed(event)`)."
+        )
     elif _is_stream(item):
         advice = (
             "this is the whole stream: feed its items one by one (`for chunk in stream: "

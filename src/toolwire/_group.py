@@ -61,15 +61,15 @@ def check_tools(
                 "model_tool_handler)."
             )
             raise ToolDefinitionError(
-                f"{tool.__name__} is a {tool_namespace} tool but this is a toolwire.{namespace} "
-                f"ToolGroup. {way_out}"
+                f"{tool.__name__} is a toolwire.{tool_namespace} tool but this is a "
+                f"toolwire.{namespace} ToolGroup. {way_out}"
             )
         name = tool.model_tool_name()
         previous = by_name.get(name)
         if previous is not None:
             raise DuplicateToolNameError(
-                f"Two tools are named {name!r}: {previous.__name__} and {tool.__name__}. Give one "
-                "of them another name with `model_tool_custom_name`."
+                "Two tools are named {!r}: {} and {}. Give one of them another name with "
+                "`model_tool_custom_name`.".format(name, *_class_labels(previous, tool))
             )
         by_name[name] = tool
         if issubclass(tool, CustomToolModel):
@@ -85,6 +85,17 @@ def check_tools(
                 stacklevel=3,
             )
     return by_name
+
+
+def _class_labels(first: type, second: type) -> tuple[str, str]:
+    """Two same-named tools' classes as a duplicate-name error shows them: by class name,
+    or, when those are the same, by where each is defined (module and qualified name)."""
+    if first.__name__ != second.__name__:
+        return first.__name__, second.__name__
+    where = [f"{tool.__module__}.{tool.__qualname__}" for tool in (first, second)]
+    if where[0] == where[1]:  # one factory made both
+        where[1] += " (a second class made at the same place)"
+    return where[0], where[1]
 
 
 class GroupDefinitions:

@@ -290,7 +290,7 @@ def test_mcp_tools_in_the_other_namespace_say_where_theirs_are() -> None:
         ToolGroup.from_list(loaded.sync_tools(portal=None))  # pyright: ignore[reportArgumentType]
     assert [str(in_core.value), str(in_aio.value)] == snapshot(
         [
-            "t is a aio tool but this is a toolwire.core ToolGroup. For a toolwire.core group, take the server's tools from `server.sync_tools(portal)` (see MCPTools.sync_tools).",
-            "t is a core tool but this is a toolwire.aio ToolGroup. For a toolwire.aio group, take the server's tools from `server.tools`.",
+            "t is a toolwire.aio tool but this is a toolwire.core ToolGroup. For a toolwire.core group, take the server's tools from `server.sync_tools(portal)` (see MCPTools.sync_tools).",
+            "t is a toolwire.core tool but this is a toolwire.aio ToolGroup. For a toolwire.aio group, take the server's tools from `server.tools`.",
         ]
     )

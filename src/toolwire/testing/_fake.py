@@ -61,10 +61,41 @@ class FakeReply:
     stop: Literal["end", "length", "refusal"] = "end"
     thinking: str | None = None
 
+    def __post_init__(self) -> None:
+        # Checked here, when the reply is made: a wrong shape used to fail inside the
+        # fake transport, as an AttributeError or as the SDK's "Connection error".
+        object.__setattr__(self, "calls", _fake_calls(self.calls))
+        if self.stop not in ("end", "length", "refusal"):
+            raise ValueError(f'FakeReply(stop={self.stop!r}): use "end", "length" or "refusal".')
+
     @classmethod
     def tool_calls(cls, *calls: FakeCall | tuple[str, Mapping[str, Any] | str]) -> FakeReply:
         """A turn calling tools: `FakeReply.tool_calls(("get_weather", {"city": "Paris"}))`."""
-        return cls(calls=tuple(c if isinstance(c, FakeCall) else FakeCall(*c) for c in calls))
+        return cls(calls=calls)  # pyright: ignore[reportArgumentType]  # __post_init__ reads the pairs
+
+
+def _fake_calls(calls: object) -> tuple[FakeCall, ...]:
+    """`FakeReply.calls` as `FakeCall`s: each given as one, or as a `(name, arguments)`
+    pair (the form `FakeReply.tool_calls` takes); anything else raises `TypeError`."""
+    if isinstance(calls, FakeCall) or not isinstance(calls, tuple | list):
+        raise TypeError(
+            f"FakeReply(calls=...) takes a tuple of calls, got {type(calls).__name__}: write "
+            '`calls=(FakeCall("name", {...}),)` or `FakeReply.tool_calls(("name", {...}))`.'
+        )
+    read: list[FakeCall] = []
+    for call in cast(Sequence[object], calls):
+        if isinstance(call, FakeCall):
+            read.append(call)
+            continue
+        pair = cast(Sequence[object], call) if isinstance(call, tuple | list) else ()
+        if len(pair) == 2 and isinstance(pair[0], str) and isinstance(pair[1], str | Mapping):
+            read.append(FakeCall(pair[0], cast(Mapping[str, Any] | str, pair[1])))
+            continue
+        raise TypeError(
+            f"FakeReply(calls=...) got {call!r}: each call is a FakeCall or a "
+            "(name, arguments) pair, arguments a dict or raw text."
+        )
+    return tuple(read)
 
 
 @dataclass(frozen=True, slots=True)

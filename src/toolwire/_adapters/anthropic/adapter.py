@@ -252,12 +252,13 @@ def read_any_response(response: object) -> list[StandardToolCall]:
 def read_sdk_message(message: Any) -> list[StandardToolCall] | None:
     """The calls of an SDK Message that was not cut and whose tool_use blocks all have
     ids, read in one pass (None otherwise: `read_any_response` reads it)."""
-    if message.role != "assistant" or message.stop_reason in CUT_STOP_REASONS:
-        return None
+    content = message.content
+    if message.role != "assistant" or message.stop_reason in CUT_STOP_REASONS or content is None:
+        return None  # null content too: read as the general path reads it, the same way
     calls: list[StandardToolCall] = []
     block: Any
     raw: Any
-    for block in message.content:
+    for block in content:
         kind = getattr(block, "type", None)
         if kind == "tool_use":
             call_id, raw = block.id, block.input

@@ -60,11 +60,12 @@ _EVENT_FIELDS = ("context_management", "input_transformations")
 
 def _classify(item: object) -> int | None:
     """Raw stream events (GA and beta), and the `client.messages.stream()` helper's
-    events (raw ones, plus text/input_json/... events it adds, which are ignored)."""
+    events (raw ones, plus text/input_json/... events it adds, which are ignored); not
+    the helper's stream or manager themselves (`wrong_stream_item` says what to feed)."""
     kind = type(item)
     if is_sdk_type(kind):
         module = kind.__module__
-        if module.startswith("anthropic.lib.streaming") or any(
+        if (module.startswith("anthropic.lib.streaming") and "Event" in kind.__name__) or any(
             name.endswith("Event") for name in mro_names(kind, "anthropic.types")
         ):
             return TAKE

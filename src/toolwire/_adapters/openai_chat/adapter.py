@@ -241,9 +241,10 @@ def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
     if not choices:
         return None
     choice = choices[0]
-    if choice.finish_reason in CUT_FINISH_REASONS:
-        return None
-    tool_calls = choice.message.tool_calls
+    message = choice.message
+    if choice.finish_reason in CUT_FINISH_REASONS or message is None:
+        return None  # a null message too: read as the general path reads it, the same way
+    tool_calls = message.tool_calls
     return _read_uncut(tool_calls, response.id) if tool_calls else []
 
 

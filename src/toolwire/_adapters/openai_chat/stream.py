@@ -528,9 +528,9 @@ def _classify(item: object) -> int | None:
     if is_sdk_type(kind):
         if "ChatCompletionChunk" in mro_names(kind, "openai.types.chat"):
             return TAKE
-        if kind.__module__.startswith("openai.lib.streaming.chat"):
+        if kind.__module__.startswith("openai.lib.streaming.chat") and "Event" in kind.__name__:
             return UNWRAP if kind.__name__ == "ChunkEvent" else SKIP
-        return None
+        return None  # e.g. the helper's stream or manager itself: `wrong_stream_item` says so
     # a chunk of an OpenAI-compatible library, read by attribute like the SDK's
     return TAKE if hasattr(item, "choices") else None
 
