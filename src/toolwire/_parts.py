@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from typing_extensions import TypeAliasType
 
+from ._references import ToolReference
 from .exceptions import MediaError
 
 __all__ = [
@@ -184,11 +185,14 @@ class FilePart:
 MediaPart = TypeAliasType("MediaPart", ImagePart | FilePart)
 """An image or a file a handler returns."""
 
-ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart)
-"""One part of a handler's result: text, an image or a file."""
+ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart | ToolReference)
+"""One part of a handler's result: text, an image, a file, or a reference loading a
+deferred tool."""
 
 if TYPE_CHECKING:
-    ToolContent = TypeAliasType("ToolContent", str | Sequence[str | ImagePart | FilePart])
+    ToolContent = TypeAliasType(
+        "ToolContent", str | Sequence[str | ImagePart | FilePart | ToolReference]
+    )
     """What a handler returns in the first slot: text, or parts in the order the model
     should see them."""
 else:

@@ -9,9 +9,10 @@ models) are `_lazy`'s: they load on first use.
 from __future__ import annotations
 
 from ._api import Api
+from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
-from ._definition import CustomToolFormat, GeminiResponseFormat
+from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -24,6 +25,7 @@ from ._media import MediaDelivery, MediaPlacement, MediaReport
 from ._observe import ToolCallEnd, ToolHooks
 from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
 from ._pending import PendingCall
+from ._references import ToolReference
 from ._result import (
     HandlerResult,
     ToolCallFailReason,
@@ -48,6 +50,7 @@ __all__ = [
     "AnyResponse",
     "AnyToolCall",
     "Api",
+    "ApprovalRequired",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",
@@ -78,6 +81,8 @@ __all__ = [
     "ToolChoiceMode",
     "ToolContent",
     "ToolHooks",
+    "ToolNamespace",
+    "ToolReference",
     "turn_status",
     "TurnStatus",
     "UnexpectedErrors",

@@ -24,7 +24,7 @@ from pydantic_core import core_schema
 
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
-from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
+from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
 from ._json import copy_json
 from ._plan import StrictInput, forget_plan
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import ResponseFormatJSONSchema
 
     from ._adapters.openai_chat.servers import ChatServer
+    from ._approval import ApprovalRequired
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -66,6 +67,8 @@ _CONFIG_NAMES = (
     "model_tool_timeout",
     "model_tool_sequential",
     "model_tool_requires_approval",
+    "model_tool_defer_loading",
+    "model_tool_namespace",
 )
 
 
@@ -95,6 +98,17 @@ class ToolModel(pydantic.BaseModel):
     """Class config (toolwire.aio): in a batch, this tool's calls run one at a time, in
     call order, while calls of other tools still run concurrently with them. (toolwire.core
     runs every call one at a time anyway.)"""
+
+    model_tool_defer_loading: ClassVar[bool] = False
+    """Class config: the model finds this tool through tool search instead of seeing it
+    up front (`defer_loading: true` on OpenAI Responses and Anthropic; on Chat
+    Completions and Gemini `tool_definitions` leaves it out until a search loads it).
+    See the README's "Tool search"."""
+
+    model_tool_namespace: ClassVar[ToolNamespace | None] = None
+    """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
+    namespace's and its own joined by `__` (`crm__get_customer`) everywhere but inside
+    the namespace on OpenAI Responses, which nests it there."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -142,6 +156,7 @@ class ToolModel(pydantic.BaseModel):
                 "Set it to a number of seconds above 0 (an int or float; math.inf: no limit, "
                 "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
+        _check_namespace(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
@@ -177,16 +192,33 @@ class ToolModel(pydantic.BaseModel):
     (and report `needs_approval` as pending calls). For a decision that depends on the
     arguments, override `model_tool_needs_approval` instead."""
 
-    def model_tool_needs_approval(self) -> bool:
+    def model_tool_needs_approval(self) -> bool | ApprovalRequired:
         """Override to decide from the validated arguments, e.g. only deletions outside
-        a scratch folder; by default `model_tool_requires_approval`."""
+        a scratch folder; by default `model_tool_requires_approval`. Return
+        `ApprovalRequired(hint, metadata=...)` instead of True to say why (shown to the
+        person deciding as `pending.approval`, stored by `dump_pending`)."""
         return self.model_tool_requires_approval
 
     @classmethod
     def model_tool_name(cls) -> str:
-        """The tool's name: the custom name, else the generated one, else the class name."""
+        """The tool's name: the custom name, else the generated one, else the class name;
+        in a namespace, its flat name (`crm__get_customer`, see `model_tool_namespace`)."""
+        namespace = cls.model_tool_namespace
+        name = cls._local_name()
+        return name if namespace is None else namespace.flat_name(name)
+
+    @classmethod
+    def _local_name(cls) -> str:
+        """The tool's name inside its namespace (its name, without one)."""
         custom, generate = cls.model_tool_custom_name, cls.model_tool_name_generator
         return custom or (generate and generate(cls.__name__)) or cls.__name__
+
+    @classmethod
+    def _deferred(cls) -> bool:
+        """Whether the tool is found through tool search (its own config or its
+        namespace's)."""
+        namespace = cls.model_tool_namespace
+        return cls.model_tool_defer_loading or (namespace is not None and namespace.defer_loading)
 
     @classmethod
     def _tool_description(cls, schema_description: object = None) -> str:
@@ -208,6 +240,28 @@ class ToolModel(pydantic.BaseModel):
                 stacklevel=4,
             )
         return dedent(description or "").strip()
+
+
+def _check_namespace(cls: type[ToolModel]) -> None:
+    """Raise `ToolDefinitionError` for a `model_tool_namespace` that is not a
+    `ToolNamespace`, or a tool named like its namespace: OpenAI Responses marks a
+    top-level tool loaded by tool search with a namespace of its own name, so a call
+    could not tell the two apart."""
+    namespace = getattr(cls, "model_tool_namespace", None)
+    if namespace is None:
+        return
+    if not isinstance(namespace, ToolNamespace):
+        raise ToolDefinitionError(
+            f"{cls.__name__}.model_tool_namespace is {namespace!r}; set it to a "
+            "ToolNamespace(name, description), or None."
+        )
+    if cls._local_name() == namespace.name:
+        raise ToolDefinitionError(
+            f"{cls.__name__} is named {namespace.name!r} like its namespace: OpenAI Responses "
+            "marks a top-level tool that tool search loaded with a namespace of its own "
+            "name, so its calls could not be told apart. Give the tool or the namespace "
+            "another name."
+        )
 
 
 def _refuse_plain_handler(cls: type) -> None:
@@ -481,6 +535,9 @@ class CustomToolModel(ToolModel):
             name=cls.model_tool_name(),
             description=cls._tool_description(),
             format=normalize_format(cls, cls.model_tool_format),
+            namespace=cls.model_tool_namespace,
+            local_name=cls._local_name(),
+            defer_loading=cls._deferred(),
         )
         return bound.custom_definition(spec)
 
@@ -560,6 +617,9 @@ def _function_spec(
             parameters=compiled.schema,
             strict=strict,
             report=compiled.report,
+            namespace=None if output else cls.model_tool_namespace,
+            local_name="" if output else cls._local_name(),
+            defer_loading=not output and cls._deferred(),
         )
     return spec
 

@@ -33,6 +33,7 @@ from .._base import call_text, check_tool_name, field
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, place, tool_result_block
+from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
         ToolParam,
     )
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -72,6 +73,8 @@ class AnthropicAdapter:
             tool["description"] = spec.description
         if spec.strict:
             tool["strict"] = True
+        if spec.defer_loading:
+            tool["defer_loading"] = True
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
@@ -82,8 +85,14 @@ class AnthropicAdapter:
             "the OpenAI APIs."
         )
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    defers_natively = True
+    tool_search_definition = staticmethod(tool_search_definition)
+    loaded_tool_names = staticmethod(loaded_tool_names)
+
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return definitions  # namespaced tools go by their flat names
 
     def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
         # The format has no name or description field: the model's docstring goes at the

@@ -1,7 +1,8 @@
 """Anthropic result rendering: one `tool_result` block per call. No SDK import.
 
 `tool_result.content` takes text, image and document blocks, so a result's images and
-files go inside it, in the order the handler returned them. With `media="message"`
+files go inside it, in the order the handler returned them; a `ToolReference` becomes a
+`tool_reference` block there (loading a deferred tool). With `media="message"`
 they go right after the tool_result blocks, in the same user message (the results
 must come first). Audio and video reach the model nowhere on this API: a note takes
 their place, as it does for an image of a type Anthropic does not take (heic, heif).
@@ -32,12 +33,14 @@ from ..._media import (
     moved_media,
 )
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
+from ..._references import ToolReference, references_text
 
 if TYPE_CHECKING:
     from anthropic.types import (
         DocumentBlockParam,
         ImageBlockParam,
         TextBlockParam,
+        ToolReferenceBlockParam,
         ToolResultBlockParam,
     )
 
@@ -110,7 +113,7 @@ def tool_result_block(
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": laid_out(result, media, place, _text_block, media_block),
+        "content": laid_out(result, media, place, _text_block, media_block, _reference_block),
     }
     if result.fail_reason is not None:
         block["is_error"] = True
@@ -119,6 +122,14 @@ def tool_result_block(
 
 def _text_block(text: str) -> TextBlockParam:
     return {"type": "text", "text": text}
+
+
+def _reference_block(reference: ToolReference) -> ToolReferenceBlockParam | TextBlockParam:
+    """A `tool_reference` block loading a deferred tool; a tool that is not deferred
+    (the API refuses a reference to it) is named in text instead."""
+    if reference.deferred:
+        return {"type": "tool_reference", "tool_name": reference.name}
+    return _text_block(references_text([reference]))
 
 
 def attachment_blocks(
