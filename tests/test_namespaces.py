@@ -69,7 +69,7 @@ class get_time(BaseFunctionToolModel[None, None]):
 GROUP = ToolGroup.from_list([CrmGetCustomer, get_time, BillingGetCustomer, Note])
 
 CUSTOMER_SCHEMA = {
-    "properties": {"id": {"title": "Id", "type": "string"}},
+    "properties": {"id": {"type": "string"}},
     "required": ["id"],
     "type": "object",
 }

@@ -61,6 +61,7 @@ _CONFIG_NAMES = (
     "model_tool_name_generator",
     "model_tool_custom_description",
     "model_tool_custom_json_schema",
+    "model_tool_titles",
     "model_tool_format",
     "model_tool_type",
     "model_tool_timeout",
@@ -341,6 +342,12 @@ class FunctionToolModel(ToolModel):
     model_tool_custom_json_schema: ClassVar[dict[str, Any] | None] = None
     """Class config: a JSON schema to send instead of the one pydantic generates."""
 
+    model_tool_titles: ClassVar[bool] = False
+    """Class config: keep the titles pydantic makes up from names in the schema (each
+    property's, from its name; each nested model's and enum's, from its class name).
+    Left out by default: they repeat the names, on every request. Titles you set
+    (`Field(title=...)`, `ConfigDict(title=...)`, title generators) are always kept."""
+
     model_tool_eager_input_streaming: ClassVar[bool] = False
     """Class config: stream this tool's arguments as the model writes them, without the
     API buffering them to check they are JSON (Anthropic's fine-grained tool streaming,
@@ -378,11 +385,17 @@ class FunctionToolModel(ToolModel):
 
     @classmethod
     def model_tool_json_schema(cls) -> dict[str, Any]:
-        """The JSON schema of the arguments, before any per-API compilation (a fresh copy)."""
+        """The JSON schema of the arguments, before any per-API compilation (a fresh copy):
+        pydantic's, without the titles it makes up from names (see `model_tool_titles`),
+        or `model_tool_custom_json_schema` as given."""
         custom = cls.model_tool_custom_json_schema
         if custom is not None:
             return copy_json(custom)
-        return cls.model_json_schema()
+        if cls.model_tool_titles:
+            return cls.model_json_schema()
+        from ._schema._titles import UntitledJsonSchema
+
+        return cls.model_json_schema(schema_generator=UntitledJsonSchema)
 
     @overload
     @classmethod

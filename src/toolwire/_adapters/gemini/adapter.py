@@ -81,7 +81,7 @@ from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
-from .results import attachments, function_response_part, place
+from .results import attachments, built, function_response_part, place
 from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
@@ -240,7 +240,7 @@ class GeminiAdapter:
         from google.genai import types
 
         parts = [function_response_part(result, media) for result in results]
-        return [types.Content(role="user", parts=parts), *attachments(results, media)]
+        return [built(types.Content, role="user", parts=parts), *attachments(results, media)]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""
