@@ -176,8 +176,8 @@ class TestEagerInputStreaming:
                 "name": "write_file",
                 "input_schema": {
                     "properties": {
-                        "path": {"title": "Path", "type": "string"},
-                        "content": {"title": "Content", "type": "string"},
+                        "path": {"type": "string"},
+                        "content": {"type": "string"},
                     },
                     "required": ["path", "content"],
                     "type": "object",
