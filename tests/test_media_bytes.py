@@ -17,47 +17,17 @@ import pytest
 from inline_snapshot import snapshot
 
 from tests.images import GIF, JPEG, PNG, WEBP, jpeg, png
-from toolwire._api import API_NAMES, Api
+from tests.test_media_placement import dumped, placements, returned
+from toolwire._api import API_NAMES
 from toolwire._image_bytes import ImageHeader, read_image
 from toolwire.core import (
-    BaseFunctionToolModel,
     FilePart,
     ImagePart,
-    ResultPart,
-    StandardToolCall,
-    ToolGroup,
     media_report,
     tool_result_messages,
 )
 from toolwire.exceptions import MediaError
 from toolwire.testing import check_history
-
-
-class fetch(BaseFunctionToolModel[list[ResultPart], None]):
-    """Return what the test hands in as context."""
-
-    def model_tool_handler(self, context: list[ResultPart]) -> tuple[list[ResultPart], None]:
-        return context, None
-
-
-group = ToolGroup.from_list([fetch])
-CALL = StandardToolCall("function", "call_1", "fetch", "{}")
-
-
-def returned(*parts: ResultPart) -> Any:
-    return group.run_tool_call(CALL, list(parts))
-
-
-def dumped(messages: list[Any]) -> list[Any]:
-    return [
-        m.model_dump(mode="json", exclude_none=True) if hasattr(m, "model_dump") else m
-        for m in messages
-    ]
-
-
-def placements(result: Any, api: Api) -> list[tuple[str, str]]:
-    return [(d.placement, d.reason) for d in media_report([result], api).deliveries]
-
 
 # -- item 7: text in its charset ---------------------------------------------------------
 
@@ -72,7 +42,7 @@ def test_a_latin_1_csv_reaches_every_api_as_its_text() -> None:
     assert got["chat.completions"][1] == {
         "role": "user",
         "content": [
-            {"type": "text", "text": "From fetch (call call_1):"},
+            {"type": "text", "text": "From shot (call call_1):"},
             {"type": "text", "text": text},
         ],
     }
@@ -236,7 +206,7 @@ def test_a_cut_image_never_reaches_the_wire_so_the_history_checks_clean() -> Non
         {"role": "user", "content": "shoot"},
         {
             "role": "assistant",
-            "content": [{"type": "tool_use", "id": "call_1", "name": "fetch", "input": {}}],
+            "content": [{"type": "tool_use", "id": "call_1", "name": "shot", "input": {}}],
         },
         *history,
     ]
