@@ -301,7 +301,9 @@ class FunctionToolModel(ToolModel):
         custom = cls.model_tool_custom_json_schema
         if custom is not None:
             return copy_json(custom)
-        return cls.model_json_schema()
+        from ._nested_docs import DocumentedSchema  # see there: nested field docstrings
+
+        return cls.model_json_schema(schema_generator=DocumentedSchema)
 
     @overload
     @classmethod
