@@ -527,9 +527,10 @@ def test_cancelling_every_task_at_once_still_cancels_the_batch() -> None:
 # --- 2. a hook that raises stops the calls still queued -----------------------------
 
 
-def test_an_after_hook_that_raises_stops_queued_calls_and_propagates_as_is() -> None:
+def test_an_after_hook_that_raises_stops_queued_calls_and_is_its_calls_error() -> None:
     """max_concurrency=2: the after hook of c0 raises while c1 runs; c1 finishes (its
-    after hook runs too), c2 and c3 never start, and the hook's own exception propagates."""
+    after hook runs too) and keeps its result, c2 and c3 never start, and c0's error is
+    the hook's `ToolHookError` (issue 24 item 5: no result is lost)."""
     backend_down = RuntimeError("metrics backend down")
     after_calls: list[str] = []
     batch = [
@@ -539,29 +540,40 @@ def test_an_after_hook_that_raises_stops_queued_calls_and_propagates_as_is() -> 
         call("c3", "work", n=3),
     ]
 
-    async def main() -> tuple[BaseException, list[str]]:
-        stage = Stage()
-
+    async def scenario(stage: Stage) -> object:
         def after(end: aio.ToolCallEnd) -> None:
             after_calls.append(end.call.id)
             if end.call.id == "c0":
                 stage.event(stage.go, "work 1").set()  # c1 may finish now
                 raise backend_down
 
-        with pytest.raises(RuntimeError) as raised:
-            await GROUP.run_tool_calls(
-                batch, stage, max_concurrency=2, hooks=aio.ToolHooks(after=after)
-            )
-        return raised.value, stage.log
+        return await GROUP.run_tool_calls(
+            batch, stage, max_concurrency=2, hooks=aio.ToolHooks(after=after)
+        )
 
-    error, log = asyncio.run(main())
-    assert error is backend_down
+    summary, log = run(scenario)
+    assert summary == {
+        "exceptions": [
+            (
+                "ToolHookError",
+                "The after hook raised RuntimeError for call 'c0' ('work'), after its handler "
+                "ran: metrics backend down",
+            )
+        ],
+        "not_run": ["c2", "c3"],
+        "answered": [
+            ("c0", "unexpected_error", "ToolHookError"),
+            ("c1", None, "did 1"),
+            ("c2", "not_run", NOT_RUN),
+            ("c3", "not_run", NOT_RUN),
+        ],
+    }
     assert (log, after_calls) == (["work 0", "work 1", "work 1 end"], ["c0", "c1"])
 
 
 def test_a_before_hook_that_raises_stops_queued_calls() -> None:
     """With max_concurrency=1, and in a sequential tool's chain, no call starts after the
-    one whose before hook raised; the hook's exception propagates."""
+    one whose before hook raised; that call's error is the hook's `ToolHookError`."""
 
     def before(started: StandardToolCall) -> None:
         if started.id in ("c1", "q1"):
@@ -571,18 +583,44 @@ def test_a_before_hook_that_raises_stops_queued_calls() -> None:
 
     async def bounded(stage: Stage) -> object:
         batch = [call(f"c{n}", "work", n=n) for n in range(4)]
-        with pytest.raises(ValueError) as raised:
-            await GROUP.run_tool_calls(batch, stage, max_concurrency=1, hooks=hooks)
-        return str(raised.value)
+        return await GROUP.run_tool_calls(batch, stage, max_concurrency=1, hooks=hooks)
 
     async def chained(stage: Stage) -> object:
         batch = [call(f"q{n}", "queue", n=n) for n in range(3)]
-        with pytest.raises(ValueError) as raised:
-            await GROUP.run_tool_calls(batch, stage, hooks=hooks)
-        return str(raised.value)
+        return await GROUP.run_tool_calls(batch, stage, hooks=hooks)
 
-    assert run(bounded) == ("cannot audit c1", ["work 0"])
-    assert run(chained) == ("cannot audit q1", ["queue 0"])
+    def hook_failed(call_id: str, name: str) -> tuple[str, str]:
+        return (
+            "ToolHookError",
+            f"The before hook raised ValueError for call {call_id!r} ({name!r}), before its "
+            f"handler ran: cannot audit {call_id}",
+        )
+
+    assert run(bounded) == (
+        {
+            "exceptions": [hook_failed("c1", "work")],
+            "not_run": ["c2", "c3"],
+            "answered": [
+                ("c0", None, "did 0"),
+                ("c1", "unexpected_error", "ToolHookError"),
+                ("c2", "not_run", NOT_RUN),
+                ("c3", "not_run", NOT_RUN),
+            ],
+        },
+        ["work 0"],
+    )
+    assert run(chained) == (
+        {
+            "exceptions": [hook_failed("q1", "queue")],
+            "not_run": ["q2"],
+            "answered": [
+                ("q0", None, "queued 0"),
+                ("q1", "unexpected_error", "ToolHookError"),
+                ("q2", "not_run", NOT_RUN),
+            ],
+        },
+        ["queue 0"],
+    )
 
 
 # --- 3. settings a batch would take oddly are refused before anything runs ------------

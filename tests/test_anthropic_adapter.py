@@ -124,7 +124,7 @@ def test_definitions_are_tool_params() -> None:
         "name": "no_docs",
         "input_schema": compiled(no_docs),
     }
-    assert compiled(get_time)["properties"] == {"city": {"title": "City", "type": "string"}}
+    assert compiled(get_time)["properties"] == {"city": {"type": "string"}}
     first: dict[str, Any] = dict(get_weather.model_tool_definition("anthropic"))
     first["input_schema"]["required"].append("changed")
     fresh = get_weather.model_tool_definition("anthropic")["input_schema"]

@@ -280,8 +280,8 @@ def test_anthropic_format_keeps_the_docstring_at_the_root() -> None:
             "schema": {
                 "description": "A review of the movie in the user's message. Write the summary in French.",
                 "properties": {
-                    "summary": {"title": "Summary", "type": "string"},
-                    "stars": {"title": "Stars", "type": "integer"},
+                    "summary": {"type": "string"},
+                    "stars": {"type": "integer"},
                 },
                 "required": ["summary", "stars"],
                 "type": "object",

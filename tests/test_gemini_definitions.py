@@ -45,8 +45,8 @@ class Shell(BaseCustomToolModel[None, None]):
 WEATHER_SCHEMA = {
     "type": "object",
     "properties": {
-        "city": {"title": "City", "type": "string"},
-        "days": {"title": "Days", "type": "integer"},
+        "city": {"type": "string"},
+        "days": {"type": "integer"},
     },
     "required": ["city", "days"],
 }

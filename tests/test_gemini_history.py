@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from google.genai import types
+from inline_snapshot import snapshot
 
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -143,6 +144,41 @@ def test_tool_result_messages_is_one_user_content_in_call_order() -> None:
         )
     ]
     assert [r.call_id for r in results] == ["toolwire_resp-9_0", "toolwire_resp-9_1", "call-7"]
+
+
+def test_rendered_results_are_what_validation_makes() -> None:
+    """Results are built without validating toolwire's own values again: each Content,
+    Part and FunctionResponse still equals the validated model, with the same fields set
+    (what `exclude_unset` dumps and the SDK's request converter read)."""
+    results = GROUP.run_tool_calls(TURN, None)
+    (content,) = tool_result_messages(results, "gemini")
+    answers: list[tuple[str, str | None, str, str]] = [
+        ("lookup", None, "output", "found a"),
+        ("lookup", None, "output", "found b"),
+    ]
+    answers.append(("fail", "call-7", "error", "The index is offline; try later."))
+    validated = types.Content(
+        role="user",
+        parts=[
+            types.Part(
+                function_response=types.FunctionResponse(
+                    id=call_id, name=name, response={key: text}, parts=None
+                )
+            )
+            for name, call_id, key, text in answers
+        ],
+    )
+    assert content.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+    assert content.model_dump(exclude_unset=True)["parts"][0] == snapshot(
+        {
+            "function_response": {
+                "parts": None,
+                "id": None,
+                "name": "lookup",
+                "response": {"output": "found a"},
+            }
+        }
+    )
 
 
 def test_result_parts_and_failures_made_for_a_call() -> None:

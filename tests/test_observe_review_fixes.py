@@ -1,13 +1,14 @@
 """Review fixes of call watching: the `execute_tool` span is the current span while its
 handler runs (so what the handler traces nests under it), the context is restored
 however the handler ends, and an exception out of an `after` hook runs the hook and
-ends the span once, then propagates as the hook's own error."""
+ends the span once, then is its call's unexpected error."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import logging
+import pickle
 import subprocess
 import sys
 import textwrap
@@ -30,7 +31,7 @@ from toolwire.core import (
     ToolGroup,
     ToolHooks,
 )
-from toolwire.exceptions import ToolBatchError
+from toolwire.exceptions import ToolBatchError, ToolHookError
 
 
 def app() -> trace.Tracer:
@@ -187,15 +188,17 @@ class report_parts(BaseFunctionToolModel[None, None]):
 
 @pytest.mark.parametrize("policy", ["raise", "fail"])
 @pytest.mark.parametrize("tool", [report, report_parts])
-def test_an_after_hook_that_raises_runs_once_and_its_error_propagates(
+def test_an_after_hook_that_raises_runs_once_and_is_its_calls_unexpected_error(
     spans: InMemorySpanExporter,
     caplog: pytest.LogCaptureFixture,
     tool: type[BaseFunctionToolModel[None, None]],
     policy: Any,
 ) -> None:
     """A `TypeError` out of the `after` hook is not taken for a wrong handler return:
-    one `before`, one `after` and one span end per executed call, then the hook's own
-    error propagates (no `ToolBatchError`, no failure result) and later calls do not run."""
+    one `before`, one `after` and one span end per executed call. The hook's error is
+    its call's unexpected error (`ToolHookError`, caused by it), as a handler's would
+    be: `ToolBatchError` with every result so far ("raise": later calls do not run), or
+    a generic failure and the batch goes on ("fail")."""
     name = tool.model_tool_name()
     seen: list[str] = []
 
@@ -209,34 +212,51 @@ def test_an_after_hook_that_raises_runs_once_and_its_error_propagates(
             raise TypeError("bug in my metrics hook")
 
     group = ToolGroup.from_list([tool])
-    with caplog.at_level(logging.WARNING), pytest.raises(TypeError) as raised:
-        group.run_tool_calls(
-            [call("c1", name), call("c2", name), call("c3", name)],
-            None,
-            hooks=ToolHooks(before=before, after=after),
-            unexpected_errors=policy,
-        )
-    assert type(raised.value) is TypeError
-    assert str(raised.value) == "bug in my metrics hook"
-    assert seen == ["before c1", "after c1: success", "before c2", "after c2: success"]
+    calls = [call("c1", name), call("c2", name), call("c3", name)]
+    hooks = ToolHooks(before=before, after=after)
+    with caplog.at_level(logging.WARNING):
+        if policy == "raise":
+            with pytest.raises(ToolBatchError) as raised:
+                group.run_tool_calls(calls, None, hooks=hooks)
+            error = raised.value
+            assert [r is not None for r in error.results] == [True, False, False]
+            hook_error = error.errors[1]
+            assert [c.id for c in error.not_run] == ["c3"]
+            results = error.answer_all()
+        else:
+            results = group.run_tool_calls(calls, None, hooks=hooks, unexpected_errors="fail")
+            hook_error = results[1].exception
+    assert isinstance(hook_error, ToolHookError)
+    assert (hook_error.hook, hook_error.call.id) == ("after", "c2")
+    assert isinstance(hook_error.result, ToolCallSuccess)  # kept for you, never for the model
+    assert type(hook_error.__cause__) is TypeError
+    assert str(hook_error.__cause__) == "bug in my metrics hook"
+    assert [(r.call_id, r.fail_reason) for r in results] == [
+        ("c1", None),
+        ("c2", "unexpected_error"),
+        ("c3", "not_run" if policy == "raise" else None),
+    ]
+    ran = ["before c1", "after c1: success", "before c2", "after c2: success"]
+    if policy == "fail":
+        ran += ["before c3", "after c3: success"]
+    assert seen == ran
     assert outcomes(spans) == [
         (f"execute_tool {name} (c1)", "success"),
-        (f"execute_tool {name} (c2)", "success"),
+        (f"execute_tool {name} (c2)", "raised"),
+        *([(f"execute_tool {name} (c3)", "success")] if policy == "fail" else []),
     ]
     assert [record.getMessage() for record in caplog.records] == []  # no "ended span" warning
 
 
-def test_an_async_after_hook_in_core_is_refused_once(spans: InMemorySpanExporter) -> None:
-    """The refusal of an async `after` hook (a `TypeError`) is raised after one call of
-    the hook, not two."""
+def test_an_async_after_hook_in_core_is_refused_before_anything_runs(
+    spans: InMemorySpanExporter,
+) -> None:
+    """An `async def` hook in toolwire.core would never be awaited: a developer mistake,
+    refused before any handler or hook runs."""
     called: list[str] = []
 
-    async def nothing() -> None:
-        return None
-
-    def after(end: ToolCallEnd) -> Coroutine[Any, Any, None]:  # what an `async def` returns
+    async def after(end: ToolCallEnd) -> None:
         called.append(end.call.id)
-        return nothing()
 
     with pytest.raises(TypeError) as raised:
         ToolGroup.from_list([report]).run_tool_calls(
@@ -246,13 +266,38 @@ def test_an_async_after_hook_in_core_is_refused_once(spans: InMemorySpanExporter
         "The after hook is async, but toolwire.core runs plain functions: it would never be "
         "awaited. Make the hook a plain function, or use toolwire.aio."
     )
+    assert called == []
+    assert outcomes(spans) == []
+
+
+def test_a_plain_hook_returning_an_awaitable_in_core_is_its_calls_error() -> None:
+    """A plain function that returns a coroutine cannot be told apart before it runs:
+    its call gets the refusal as its unexpected error, once, and the coroutine is
+    closed (no "never awaited" warning)."""
+    called: list[str] = []
+
+    async def nothing() -> None:
+        return None
+
+    def after(end: ToolCallEnd) -> Coroutine[Any, Any, None]:  # what an `async def` returns
+        called.append(end.call.id)
+        return nothing()
+
+    results = ToolGroup.from_list([report]).run_tool_calls(
+        [call("c1", "report")], None, hooks=ToolHooks(after=after), unexpected_errors="fail"
+    )
+    error = results[0].exception
+    assert isinstance(error, ToolHookError)
+    assert str(error.__cause__) == (
+        "The after hook is async, but toolwire.core runs plain functions: it would never be "
+        "awaited. Make the hook a plain function, or use toolwire.aio."
+    )
     assert called == ["c1"]
-    assert outcomes(spans) == [("execute_tool report (c1)", "success")]
 
 
 def test_a_hook_error_after_an_explicit_failure_is_not_chained_to_it() -> None:
-    """The `after` hook runs once the explicit failure is handled: its error propagates
-    alone, not "during handling of" the handler's `ErrorForLLMToSee`."""
+    """The `after` hook runs once the explicit failure is handled: its error is not
+    raised "during handling of" the handler's `ErrorForLLMToSee`."""
     seen: list[str] = []
 
     def after(end: ToolCallEnd) -> None:
@@ -260,11 +305,15 @@ def test_a_hook_error_after_an_explicit_failure_is_not_chained_to_it() -> None:
         raise ValueError("bug in my audit hook")
 
     hooks = ToolHooks(after=after)
-    with pytest.raises(ValueError, match="bug in my audit hook") as in_batch:
+    with pytest.raises(ToolBatchError) as in_batch:
         FETCH.run_tool_calls([call("c1", "fetch", url="gone")], None, hooks=hooks)
-    with pytest.raises(ValueError, match="bug in my audit hook") as alone:
+    with pytest.raises(ToolHookError, match="bug in my audit hook") as alone:
         FETCH.run_tool_call(call("c2", "fetch", url="gone"), None, hooks=hooks)
-    assert (in_batch.value.__context__, alone.value.__context__) == (None, None)
+    batched = in_batch.value.errors[0]
+    assert isinstance(batched, ToolHookError)
+    for error in (batched, alone.value):
+        assert type(error.__cause__) is ValueError
+        assert error.__cause__.__context__ is None
     assert seen == ["c1: explicit_handler_error", "c2: explicit_handler_error"]
 
 
@@ -513,3 +562,42 @@ def test_an_aio_call_that_times_out_or_is_cancelled_keeps_its_spans_nested(
         ("execute_tool aio_fetch (x1)", "cancelled"),
         ("turn", None),
     ]
+
+
+class aio_report(aio.BaseFunctionToolModel[None, None]):
+    """Report."""
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "done", None
+
+
+def test_an_aio_single_call_whose_after_hook_raises_raises_its_tool_hook_error() -> None:
+    """`aio.run_tool_call`: the hook's error arrives as the call's `ToolHookError`, with
+    the result the hook was given kept on it, and survives pickling (worker pools)."""
+
+    async def after(end: aio.ToolCallEnd) -> None:
+        raise ValueError("bug in my audit hook")
+
+    group = aio.ToolGroup.from_list([aio_report])
+    with pytest.raises(ToolHookError) as raised:
+        asyncio.run(
+            group.run_tool_call(call("c1", "aio_report"), None, hooks=aio.ToolHooks(after=after))
+        )
+    error = raised.value
+    assert (str(error), error.hook, error.call.id) == (
+        "The after hook raised ValueError for call 'c1' ('aio_report'), after its handler "
+        "ran: bug in my audit hook",
+        "after",
+        "c1",
+    )
+    assert isinstance(error.result, ToolCallSuccess)
+    assert error.result.result_content == "done"
+    assert repr(error.__cause__) == "ValueError('bug in my audit hook')"
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), str(copy), copy.hook, copy.call, copy.result) == (
+        ToolHookError,
+        str(error),
+        "after",
+        error.call,
+        error.result,
+    )

@@ -224,7 +224,7 @@ def test_a_tool_that_changed_since_is_refused_on_restore() -> None:
     with pytest.raises(PendingCallError) as error:
         ToolGroup.from_list([delete_file, write_file]).load_pending(stored)
     assert str(error.value) == snapshot(
-        "The pending call 'call_0' to 'delete_file' was validated against a tool that changed its arguments since. Its decision was made for what it was then: answer it with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tool again."
+        "The pending call 'call_0' to 'delete_file' was validated against a tool that changed its arguments since. Its decision was made for what it was then: answer it with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tool again. The call is on this error's `.calls`. To restore the rest of the batch too, load it with `load_pending(..., changed=\"refuse\")`: each such call then comes back in its place answered with a \"refused\" failure, ready for `run_pending`."
     )
     with pytest.raises(PendingCallError, match="is no longer in the group"):
         ToolGroup.from_list([write_file]).load_pending(stored)

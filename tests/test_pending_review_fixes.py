@@ -114,14 +114,7 @@ def test_the_error_holds_every_stale_call_and_says_how_to_restore_the_batch() ->
         StandardToolCall("function", "c3", "pay", {"invoice": "INV-3"}),
     )
     assert str(error) == snapshot(
-        "2 pending calls were validated against tools that changed since: 'c2' to 'pay' (its tool changed its arguments); 'c3' to 'pay' (its tool changed its arguments). Their decisions were made for what they were then: answer each with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tools again."
-    )
-    assert error.__notes__ == snapshot(
-        [
-            """\
-The calls are on this error's `.calls`. To restore the rest of the batch too, load it with `load_pending(text, changed="refuse")`: each such call then comes back in its place answered with a "refused" failure, ready for `run_pending`.\
-"""
-        ]
+        "2 pending calls were validated against tools that changed since: 'c2' to 'pay' (its tool changed its arguments); 'c3' to 'pay' (its tool changed its arguments). Their decisions were made for what they were then: answer each with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tools again. The calls are on this error's `.calls`. To restore the rest of the batch too, load it with `load_pending(..., changed=\"refuse\")`: each such call then comes back in its place answered with a \"refused\" failure, ready for `run_pending`."
     )
     # The advice can be followed: each call of `.calls` answers with `for_call`.
     failures = [ToolCallFailure.for_call(call, "Changed.", fail_reason="refused") for call in error.calls]  # fmt: skip
@@ -188,11 +181,10 @@ def test_pending_call_error_pickles_with_its_calls() -> None:
     with pytest.raises(PendingCallError) as caught:
         CHANGED.load_pending(STORED)
     copy = pickle.loads(pickle.dumps(caught.value))
-    assert (type(copy), str(copy), copy.calls, copy.__notes__) == (
+    assert (type(copy), str(copy), copy.calls) == (
         PendingCallError,
         str(caught.value),
         caught.value.calls,
-        caught.value.__notes__,
     )
 
 
@@ -387,7 +379,7 @@ def test_damaged_stored_json_is_a_pending_call_error(text: str, problem: str) ->
         GROUP.load_pending(text)
     assert str(caught.value) == (
         f"This is not toolwire pending-call JSON (made by dump_pending): {problem}. "
-        "Pass load_pending the text dump_pending returned, unchanged."
+        "Pass load_pending the text or dict dump_pending returned, unchanged."
     )
     assert caught.value.calls == ()
 
@@ -400,7 +392,7 @@ def test_a_call_stored_as_an_unknown_tool_is_stale_once_a_tool_of_its_name_exist
     with pytest.raises(PendingCallError) as caught:
         GROUP.load_pending(stored)
     assert str(caught.value) == snapshot(
-        "The pending call 'c5' to 'pay' was validated when the group had no tool of that name (so it was to be answered as an unknown tool); one was added since. Its decision was made for what it was then: answer it with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tool again."
+        "The pending call 'c5' to 'pay' was validated when the group had no tool of that name (so it was to be answered as an unknown tool); one was added since. Its decision was made for what it was then: answer it with a failure (e.g. `ToolCallFailure.for_call(call, ...)`) and let the model call the current tool again. The call is on this error's `.calls`. To restore the rest of the batch too, load it with `load_pending(..., changed=\"refuse\")`: each such call then comes back in its place answered with a \"refused\" failure, ready for `run_pending`."
     )
     # Dumped by the group that has the tool now, it is still tied to what validated it.
     with pytest.raises(PendingCallError, match="had no tool of that name"):

@@ -273,17 +273,6 @@ CLIENT_CALLS: list[tuple[dict[str, Any], str]] = [
         "mcp_approval_request 'mcpr_1'",
     ),
     (
-        {
-            "type": "tool_search_call",
-            "id": "tsc_1",
-            "call_id": "call_x",
-            "arguments": {"queries": ["rates"]},
-            "execution": "client",
-            "status": "completed",
-        },
-        "tool_search_call 'call_x'",
-    ),
-    (
         {"type": "hologram_call", "id": "hc_1", "call_id": "call_x", "status": "completed"},
         "hologram_call 'call_x'",
     ),
@@ -302,6 +291,30 @@ def test_other_client_calls_raise_unless_ignored(item: dict[str, Any], named: st
     assert 'other_calls="ignore"' in text
     results = GROUP.run_tool_calls(response, None, other_calls="ignore")
     assert [r.call_id for r in results] == ["call_1"]
+
+
+def test_client_tool_search_without_a_search_tool_raises() -> None:
+    """A client-run tool_search_call is a call the group's tool search answers; a group
+    without one raises, saying how to add it or answer the call yourself (even with
+    other_calls="ignore": the call is toolwire's to run once a search is added)."""
+    search = {
+        "type": "tool_search_call",
+        "id": "tsc_1",
+        "call_id": "call_x",
+        "arguments": {"queries": ["rates"]},
+        "execution": "client",
+        "status": "completed",
+    }
+    response = sdk_response(response_json(search, function_call()))
+    with pytest.raises(UnhandledCallsError) as raised:
+        GROUP.run_tool_calls(response, None)
+    assert str(raised.value).startswith(
+        "This response holds a tool_search_call 'call_x' the client runs, but this group "
+        "has no tool search to answer it. Add one with "
+        'group.add_tool_search(execution="client")'
+    )
+    with pytest.raises(UnhandledCallsError):
+        GROUP.run_tool_calls(response, None, other_calls="ignore")
 
 
 def test_unhandled_message_lists_every_call() -> None:

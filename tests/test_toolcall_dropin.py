@@ -119,8 +119,8 @@ def test_a_standard_function_definition_holds_the_schema_before_compilation() ->
             strict=True,
             json_schema={
                 "properties": {
-                    "city": {"title": "City", "type": "string"},
-                    "days": {"default": 3, "title": "Days", "type": "integer"},
+                    "city": {"type": "string"},
+                    "days": {"default": 3, "type": "integer"},
                 },
                 "required": ["city"],
                 "type": "object",
@@ -135,10 +135,9 @@ def test_a_standard_function_definition_holds_the_schema_before_compilation() ->
             "description": "Get the forecast for a city (strict).",
             "parameters": {
                 "properties": {
-                    "city": {"title": "City", "type": "string"},
+                    "city": {"type": "string"},
                     "days": {
                         "anyOf": [{"type": "integer"}, {"type": "null"}],
-                        "title": "Days",
                         "description": "Send null to use the default (3).",
                     },
                 },

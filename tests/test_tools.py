@@ -89,12 +89,10 @@ class TestDefinitions:
                         "properties": {
                             "city": {
                                 "description": "City to get the weather for.",
-                                "title": "City",
                                 "type": "string",
                             },
                             "state": {
                                 "enum": ["California", "New York", "Texas"],
-                                "title": "State",
                                 "type": "string",
                             },
                         },

@@ -29,13 +29,14 @@ from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee, HandlerCancelledError
+from .exceptions import ErrorForLLMToSee, HandlerCancelledError, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
+    from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
 
 __all__ = [
@@ -116,6 +117,33 @@ class ToolGroup(
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
 
+    def add_tool_search(
+        self,
+        *,
+        execution: ToolSearchExecution = "server",
+        server: ServerSearch = "bm25",
+        limit: int = 5,
+        search: Callable[
+            [list[str], list[type[ToolModelType[ContextIn, ContextOut]]]],
+            Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]
+            | Awaitable[Sequence[type[ToolModelType[ContextIn, ContextOut]] | str]],
+        ]
+        | None = None,
+    ) -> None:
+        """Add the group's tool search: as `toolwire.core.ToolGroup.add_tool_search`
+        says, and your `search` function may also be `async def`."""
+        from ._search import add_tool_search
+
+        add_tool_search(
+            self,
+            BaseFunctionToolModel,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=search,
+            asynchronous=True,
+        )
+
     async def run_tool_call(
         self,
         call: AnyToolCall,
@@ -177,8 +205,7 @@ class ToolGroup(
         and raises `CancelledError`. Batches run on asyncio, under anyio too; not on
         trio. `hooks`: your
         code before and after each handler runs (see `ToolHooks`); a hook's exception
-        stops the batch like an unexpected one (waiting calls do not start, running ones
-        finish) and then propagates as it is.
+        is its call's unexpected error (`ToolHookError`), handled as above.
         """
         check_settings(unexpected_errors, max_concurrency, timeout)
         batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
@@ -193,14 +220,21 @@ class ToolGroup(
         max_concurrency: int | None = None,
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
+        partial: bool = False,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would, their
         handlers running concurrently: a `PendingCall` runs (or gets its failure), a
         `ToolCallFailure` (e.g. `pending.refuse(reason)`) answers its call as is. A
         `PendingCall` runs at most once, with the tool it was validated with (see
-        `PendingCall`)."""
+        `PendingCall`).
+
+        Every call of the response must have exactly one entry: two entries answering
+        one call id, or a list that leaves some of the response's calls unanswered (a
+        declined call left out instead of refused), raise `PendingCallError` before any
+        handler runs. `partial=True` allows the latter, when you answer the rest in
+        another `run_pending` and send all the results together."""
         check_settings(unexpected_errors, max_concurrency, timeout)
-        calls, items = prepared_items(decided, self)
+        calls, items = prepared_items(decided, self, partial)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
         return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
 
@@ -276,23 +310,31 @@ async def _run(
         if own is cancelled:
             raise
         raise own from cancelled
+    error: Exception | None = None
     try:
         with watch.current(started):  # spans made by the handler nest under the call's
             result = await _execute(call, prepared, context)
-    except Exception as error:
-        await watch.aend(started, call, None, error)
-        raise
+    except Exception as raised:
+        error = raised
     except asyncio.CancelledError as cancelled:
         watch.cancelled(started, call, cancelled)
         raise
     try:
-        await watch.aend(started, call, result)
+        if error is not None:
+            await watch.aend(started, call, None, error)
+            raise error  # the handler's exception, as it is
+        await watch.aend(started, call, result)  # pyright: ignore[reportPossiblyUnboundVariable]
+    except ToolHookError as hook_error:
+        if error is None:
+            raise
+        error.add_note(f"Its after hook raised too: {hook_error}")
+        raise error from None
     except asyncio.CancelledError as cancelled:
         own = _own_cancellation(cancelled, call, "after hook")
         if own is cancelled:
             raise
         raise own from cancelled
-    return result
+    return result  # pyright: ignore[reportPossiblyUnboundVariable]
 
 
 async def _execute(
@@ -366,8 +408,6 @@ class _Batch:
     """One concurrent run of validated calls, with the bookkeeping `ToolBatchError` needs."""
 
     # Read from the class until a batch sets them (rarely): no per-batch stores.
-    hook_error: Exception | None = None
-    """The first exception a `before`/`after` hook raised: the batch raises it."""
     cancelled = False
     """The batch is being cancelled (`_wait_all` caught the cancellation)."""
     owner_cancels = 0
@@ -385,8 +425,7 @@ class _Batch:
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
         self.errors: list[Exception | None] = [None] * len(calls)
         self.stopped = False
-        """No waiting call may start: an unexpected error was recorded ("raise"), or a
-        hook raised."""
+        """No waiting call may start: an unexpected error was recorded ("raise")."""
         self.owner: asyncio.Task[Any] | None = None
         """The task awaiting the batch."""
         self.watch: Observer | None = None
@@ -442,8 +481,6 @@ class _Batch:
                     start(self._gated(lane, ticket, slots, context, unexpected_errors, timeout))
                 )
         await _wait_all(tasks, self)
-        if self.hook_error is not None:
-            raise self.hook_error  # as it is, as toolwire.core lets it propagate
         return self._outcome(unexpected_errors)
 
     def _outcome(self, unexpected_errors: UnexpectedErrors) -> list[Any]:
@@ -528,13 +565,6 @@ class _Batch:
             self.results[index] = None
             self._unexpected(index, error, unexpected_errors)
 
-    def _hook_raised(self, error: Exception) -> None:
-        """A `before`/`after` hook raised: no waiting call starts, and once the running
-        ones have finished the batch raises the first such exception."""
-        if self.hook_error is None:
-            self.hook_error = error
-        self.stopped = True
-
     async def _in_order(
         self,
         calls: list[tuple[int, ToolModel]],
@@ -544,10 +574,10 @@ class _Batch:
     ) -> None:
         """A sequential tool's calls, one after another. The first starts at once, like
         every call that waits for nothing; each later one only if no unexpected error was
-        recorded (and no hook raised) by the time the one ahead of it finished (checked
-        right then, in the same step)."""
+        recorded by the time the one ahead of it finished (checked right then, in the
+        same step)."""
         for position, (index, tool) in enumerate(calls):
-            if position and self.stopped:  # an unexpected error (or a hook) stopped the batch
+            if position and self.stopped:  # an unexpected error stopped the batch
                 return
             await self.run_call(index, tool, context, unexpected_errors, timeout)
 
@@ -636,14 +666,15 @@ class _Batch:
         timeout: float | None,
     ) -> None:
         """`_invoke` between the observer's start and end (hooks, span, log line). A hook's
-        exception stops the batch (`_hook_raised`); a `CancelledError` out of a hook that
-        is not the batch's is the call's (`_cancelled_call`)."""
+        exception (`ToolHookError`) is the call's unexpected error, and a note on it if
+        the handler's exception is that already; a `CancelledError` out of a hook that is
+        not the batch's is the call's (`_cancelled_call`)."""
         watch = cast(Observer, self.watch)
         call = self.calls[index]
         try:
             started = await watch.astart(call)
-        except Exception as error:
-            self._hook_raised(error)
+        except ToolHookError as error:
+            self._unexpected(index, error, unexpected_errors)
             return
         except asyncio.CancelledError as cancelled:
             if self._batch_cancelled():
@@ -656,10 +687,17 @@ class _Batch:
         except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
             watch.cancelled(started, call, cancelled)
             raise
+        result, own_error = self.results[index], self.errors[index]
+        if result is not None and result.fail_reason == "unexpected_error":
+            own_error = result.exception  # "fail": the handler's exception is its error
         try:
-            await watch.aend(started, call, self.results[index], self.errors[index])
-        except Exception as error:
-            self._hook_raised(error)
+            await watch.aend(started, call, result, self.errors[index])
+        except ToolHookError as error:
+            if isinstance(own_error, Exception):
+                own_error.add_note(f"Its after hook raised too: {error}")
+            else:
+                self.results[index] = None
+                self._unexpected(index, error, unexpected_errors)
         except asyncio.CancelledError as cancelled:
             if self._batch_cancelled():
                 raise
@@ -679,7 +717,7 @@ class _Slots:
     """`max_concurrency`: at most `n` handlers run at once. A call asks for a slot with
     its call index; a free slot goes to the waiting call that comes first in call order.
     Whether that call may start is decided when it gets the slot: not once the batch
-    has stopped on an unexpected error or a hook's exception."""
+    has stopped on an unexpected error."""
 
     __slots__ = ("_batch", "_free", "_waiting")
 

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     )
 
 __all__ = [
+    "CallType",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",
     "AnyToolCall",
@@ -36,12 +37,20 @@ __all__ = [
 ]
 
 
+CallType = Literal["function", "custom", "tool_search"]
+"""What kind of call a call is: "function" (JSON arguments), "custom" (an OpenAI custom
+tool's free text), or "tool_search" (an OpenAI Responses `tool_search_call` run by the
+client, which the group's tool search answers with a `tool_search_output`)."""
+
+
 @dataclass(slots=True)
 class StandardToolCall:
     """One tool call, whatever API it came from. Treat it as read-only.
 
     Attributes:
-        type: "function" for function tools, "custom" for OpenAI custom (free-text) tools.
+        type: "function" for function tools, "custom" for OpenAI custom (free-text) tools,
+            "tool_search" for an OpenAI Responses `tool_search_call` the client runs
+            (its name is then "tool_search": the group's tool search answers it).
         id: the id the result must answer: the provider's id, or one toolwire
             synthesized when the provider sent none (see `synthesized_id`).
         name: the tool name the model called, exactly as sent.
@@ -53,7 +62,7 @@ class StandardToolCall:
             "truncated" failure and never run.
     """
 
-    type: Literal["function", "custom"]
+    type: CallType
     id: str
     name: str
     input: str | Mapping[str, Any] | None

@@ -11,20 +11,21 @@ from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
-from ._observe import ToolHooks, observer
+from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
 from ._pending import PendingCall, decide, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee
+from .exceptions import ErrorForLLMToSee, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._call import AnyToolCall, StandardToolCall
+    from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
 
 __all__ = [
@@ -110,6 +111,41 @@ class ToolGroup(
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
         return group
 
+    def add_tool_search(
+        self,
+        *,
+        execution: ToolSearchExecution = "server",
+        server: ServerSearch = "bm25",
+        limit: int = 5,
+        search: Callable[
+            [list[str], list[type[ToolModelType[ContextIn, ContextOut]]]],
+            Sequence[type[ToolModelType[ContextIn, ContextOut]] | str],
+        ]
+        | None = None,
+    ) -> None:
+        """Add the group's tool search, a tool named "tool_search" through which the model
+        finds the deferred tools (`model_tool_defer_loading`) and loads them.
+
+        `execution="server"`: where the API has a search tool, it searches (OpenAI
+        Responses `tool_search`; Anthropic `tool_search_tool_bm25`, or `_regex` with
+        `server="regex"`). Elsewhere, and with `execution="client"`, toolwire searches
+        and answers the call with the matches: `limit` at most, ranked as the README's
+        "Tool search" says, or by your `search(queries, tools)`, which returns the
+        matching tool classes (or names) among `tools`, best first. Raises if the group
+        has a tool named "tool_search" already.
+        """
+        from ._search import add_tool_search
+
+        add_tool_search(
+            self,
+            BaseFunctionToolModel,
+            execution=execution,
+            server=server,
+            limit=limit,
+            search=search,
+            asynchronous=False,
+        )
+
     def run_tool_call(
         self,
         call: AnyToolCall,
@@ -158,13 +194,20 @@ class ToolGroup(
         *,
         unexpected_errors: UnexpectedErrors = "raise",
         hooks: ToolHooks | None = None,
+        partial: bool = False,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
         `pending.refuse(reason)`) answers its call as is. A `PendingCall` runs at most
-        once, with the tool it was validated with (see `PendingCall`)."""
+        once, with the tool it was validated with (see `PendingCall`).
+
+        Every call of the response must have exactly one entry: two entries answering
+        one call id, or a list that leaves some of the response's calls unanswered (a
+        declined call left out instead of refused), raise `PendingCallError` before any
+        handler runs. `partial=True` allows the latter, when you answer the rest in
+        another `run_pending` and send all the results together."""
         check_settings(unexpected_errors)
-        calls, items = prepared_items(decided, self)
+        calls, items = prepared_items(decided, self, partial)
         return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
 
     def run_with_approval(
@@ -212,18 +255,13 @@ def _run(
     prepared = prepare(tool, call, limits, available)
     if isinstance(prepared, ToolCallFailure):
         return prepared
-    watch = observer(hooks)
+    watch = observer(hooks, plain=True)
     if watch is None:
         return _execute(call, prepared, context)
-    started = watch.start(call)
-    try:
-        with watch.current(started):  # spans made by the handler nest under the call's
-            result = _execute(call, prepared, context)
-    except Exception as error:
-        watch.end(started, call, None, error)
-        raise
-    watch.end(started, call, result)
-    return result
+    result, error = _watched(watch, call, prepared, context, "raise")
+    if error is not None:
+        raise error  # the handler's exception as it is, or a hook's `ToolHookError`
+    return cast("ToolCallResult[Any]", result)
 
 
 def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallResult[Any]:
@@ -236,6 +274,43 @@ def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallRes
     return success(call, prepared, returned)
 
 
+def _watched(
+    watch: Observer,
+    call: StandardToolCall,
+    tool: ToolModel,
+    context: Any,
+    unexpected_errors: UnexpectedErrors,
+) -> tuple[ToolCallResult[Any] | None, Exception | None]:
+    """Run one call between the observer's start and end (hooks, span, log line):
+    `(its result, None)`, or `(None, its unexpected error)`: the handler's exception
+    (its failure result instead with "fail"), or a hook's `ToolHookError`.
+
+    The `after` hook runs outside every `except` clause, so its exception is never
+    chained to the handler's; if the handler's exception is the call's error already,
+    a hook's exception after it becomes a note on it."""
+    try:
+        started = watch.start(call)
+    except ToolHookError as hook_error:
+        return None, hook_error
+    error: Exception | None = None
+    try:
+        if watch.traced:
+            with watch.current(started):  # the handler's spans nest under the call's
+                result: ToolCallResult[Any] | None = _execute(call, tool, context)
+        else:
+            result = _execute(call, tool, context)
+    except Exception as raised:  # a handler's exception, a wrong return
+        error = raised
+        result = unexpected_failure(call, raised) if unexpected_errors == "fail" else None
+    try:
+        watch.end(started, call, result, error if result is None else None)
+    except ToolHookError as hook_error:
+        if error is None:
+            return None, hook_error
+        error.add_note(f"Its after hook raised too: {hook_error}")
+    return (result, None) if result is not None else (None, error)
+
+
 def _run_batch(
     group: Mapping[str, type[ToolModel]],
     calls: list[StandardToolCall],
@@ -245,44 +320,33 @@ def _run_batch(
     hooks: ToolHooks | None = None,
     prepared: list[Any] | None = None,
 ) -> list[Any]:
-    watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
+    watch = observer(hooks, plain=True)  # None unless hooks, tracing or debug logging are on
     if prepared is None:
         prepared = prepare_all(group, calls, limits)
     results: list[ToolCallResult[Any] | None] = []
     item: Any
-    started: Any = None
     for index, item in enumerate(prepared):
         call = calls[index]
         if type(item) is ToolCallFailure:
             results.append(item)
             continue
         if type(item) is Crashed:
-            error: Exception = item.error
-        else:
-            if watch is not None:
-                started = watch.start(call)
+            error: Exception | None = item.error
+        elif watch is None:
             try:
-                if watch is None or not watch.traced:
-                    result = _execute(call, item, context)
-                else:
-                    with watch.current(started):  # the handler's spans nest under the call's
-                        result = _execute(call, item, context)
+                results.append(_execute(call, item, context))
+                continue
             except Exception as raised:
                 error = raised
-            else:
+        else:
+            result, error = _watched(watch, call, item, context, unexpected_errors)
+            if error is None:
                 results.append(result)
-                # `end` runs the `after` hook outside every `try` and `except`: an
-                # exception out of it propagates as is (see `ToolHooks`), once, never
-                # taken for the handler's nor chained to it.
-                if watch is not None:
-                    watch.end(started, call, result)
                 continue
-        # The call's unexpected error: a handler's exception, a wrong return, a validator's.
-        failed = unexpected_failure(call, error) if unexpected_errors == "fail" else None
-        if watch is not None and type(item) is not Crashed:
-            watch.end(started, call, failed, None if failed is not None else error)
-        if failed is not None:
-            results.append(failed)
+        # The call's unexpected error: a handler's or a hook's exception, a wrong return,
+        # a validator's.
+        if unexpected_errors == "fail":
+            results.append(unexpected_failure(call, error))
             continue
         errors: list[Exception | None] = [None] * len(calls)
         errors[index] = error

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Literal, overload
 from typing_extensions import TypeVar
 
 from ._api import Api, adapter, check_api
+from ._definition import CacheBreakpoint, ToolNamespace, cache_ttl, search_config
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._pending import PendingCall, dump_pending, load_pending, pending_calls
 from ._read import read_call, read_calls
@@ -19,7 +20,7 @@ from ._tool import CustomToolModel, FunctionToolModel, ToolModel, normalize_form
 from .exceptions import DuplicateToolNameError, ToolDefinitionError, ToolwireWarning
 
 if TYPE_CHECKING:
-    from anthropic.types import ToolParam
+    from anthropic.types import ToolUnionParam
     from openai.types.chat import ChatCompletionToolUnionParam
     from openai.types.responses import ToolParam as ResponsesToolParam
 
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
+        AnthropicSubsetChoiceParams,
         AnthropicToolChoiceParams,
         ChatToolChoiceParams,
         GeminiToolChoiceParams,
@@ -103,35 +105,117 @@ class GroupDefinitions:
 
     @overload
     def tool_definitions(
-        self, api: Literal["chat.completions"] | ChatServer
+        self,
+        api: Literal["chat.completions"] | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> list[ChatCompletionToolUnionParam]: ...
     @overload
-    def tool_definitions(self, api: Literal["responses"]) -> list[ResponsesToolParam]: ...
-    @overload
-    def tool_definitions(self, api: Literal["anthropic"]) -> list[ToolParam]: ...
-    @overload
-    def tool_definitions(self, api: Literal["gemini"]) -> list[Any]: ...
+    def tool_definitions(
+        self,
+        api: Literal["responses"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
+    ) -> list[ResponsesToolParam]: ...
     @overload
     def tool_definitions(
-        self, api: Api | ChatServer
+        self,
+        api: Literal["anthropic"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
+    ) -> list[ToolUnionParam]: ...
+    @overload
+    def tool_definitions(
+        self,
+        api: Literal["gemini"],
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
+    ) -> list[Any]: ...
+    @overload
+    def tool_definitions(
+        self,
+        api: Api | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> (
-        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
+        list[ChatCompletionToolUnionParam]
+        | list[ResponsesToolParam]
+        | list[ToolUnionParam]
+        | list[Any]
     ): ...
     def tool_definitions(
-        self, api: Api | ChatServer
+        self,
+        api: Api | ChatServer,
+        *,
+        loaded: Iterable[type[ToolModel] | str] = (),
+        cache_breakpoint: CacheBreakpoint = False,
     ) -> (
-        list[ChatCompletionToolUnionParam] | list[ResponsesToolParam] | list[ToolParam] | list[Any]
+        list[ChatCompletionToolUnionParam]
+        | list[ResponsesToolParam]
+        | list[ToolUnionParam]
+        | list[Any]
     ):
         """The value for the API's `tools` parameter: every tool, in group order.
 
-        Fresh objects each call, so you may mutate them (e.g. add `cache_control`).
-        For Gemini: a list of one `types.Tool` holding every function declaration,
-        typed `list[Any]` because google-genai's `tools` parameter changes type when
-        the `mcp` package is installed (a `list[types.Tool]` then no longer fits it).
+        Fresh objects each call, so you may mutate them. `cache_breakpoint=True` (or a
+        lifetime: "5m", "1h") ends the tool list with a prompt-cache breakpoint on
+        Anthropic (`cache_control` on the last definition), so later requests reuse the
+        cached tools; the other APIs cache the tools, which open the prompt, on their
+        own, and get nothing. For Gemini: a list of one `types.Tool` holding every
+        function declaration, typed `list[Any]` because google-genai's `tools` parameter
+        changes type when the `mcp` package is installed (a `list[types.Tool]` then no
+        longer fits it).
+
+        Deferred tools (`model_tool_defer_loading`): on OpenAI Responses and Anthropic
+        they are sent with `defer_loading: true`; Chat Completions and Gemini have no
+        such flag, so they are left out unless named in `loaded` (tool classes or
+        names; pass `group.loaded_tools(history, api)` to offer what the history's
+        searches loaded). The group's tool search (`add_tool_search`) is the API's own
+        search tool where its server runs it.
         """
         check_api(api)
-        definitions: list[Any] = [tool.model_tool_definition(api) for tool in _tools(self).values()]
-        return adapter(api).tool_definitions(definitions)
+        ttl = cache_ttl(cache_breakpoint)
+        api_adapter = adapter(api)
+        tools: Iterable[type[ToolModel]] = _tools(self).values()
+        if not api_adapter.defers_natively:
+            offered = _names(loaded)
+            tools = [t for t in tools if not t._deferred() or t.model_tool_name() in offered]
+        definitions: list[Any] = []
+        namespaces: list[ToolNamespace | None] = []
+        for tool in tools:
+            definition: Any = tool.model_tool_definition(api)
+            config = search_config(tool)
+            if config is not None:
+                definition = api_adapter.tool_search_definition(
+                    definition, config.execution, config.server
+                )
+            definitions.append(definition)
+            namespaces.append(tool.model_tool_namespace)
+        rendered = api_adapter.tool_definitions(definitions, namespaces)
+        if ttl is not False:
+            api_adapter.mark_cache_breakpoint(rendered, ttl, where="tools")
+        return rendered
+
+    def loaded_tools(
+        self, history: Sequence[object], api: Api | ChatServer
+    ) -> list[type[ToolModel]]:
+        """The deferred tools of this group that the searches in `history` loaded (the
+        messages or items you send the API, in its own forms), in group order: found by
+        the group's tool search, by the API's own search, or returned as `ToolReference`
+        by any handler.
+
+        On Chat Completions and Gemini, pass them to `tool_definitions(api,
+        loaded=...)` so the next request offers them. (OpenAI Responses and Anthropic
+        keep track of loaded tools themselves.)
+        """
+        check_api(api)
+        names = set(adapter(api).loaded_tool_names(history))
+        return [tool for name, tool in _tools(self).items() if name in names and tool._deferred()]
 
     @overload
     def tool_choice(
@@ -139,6 +223,7 @@ class GroupDefinitions:
         api: Literal["chat.completions"] | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> ChatToolChoiceParams: ...
@@ -148,6 +233,7 @@ class GroupDefinitions:
         api: Literal["responses"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> ResponsesToolChoiceParams: ...
     @overload
@@ -156,15 +242,27 @@ class GroupDefinitions:
         api: Literal["anthropic"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> AnthropicToolChoiceParams: ...
     @overload
     def tool_choice(
         self,
+        api: Literal["anthropic"],
+        choice: ToolChoiceMode | type[ToolModel] = "auto",
+        *,
+        among: Iterable[type[ToolModel]],
+        parallel: bool | None = None,
+        thinking: bool | Mapping[str, Any] | None = None,
+    ) -> AnthropicSubsetChoiceParams: ...
+    @overload
+    def tool_choice(
+        self,
         api: Literal["gemini"],
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
     ) -> GeminiToolChoiceParams: ...
     @overload
@@ -173,12 +271,14 @@ class GroupDefinitions:
         api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ): ...
     def tool_choice(
@@ -186,19 +286,26 @@ class GroupDefinitions:
         api: Api | ChatServer,
         choice: ToolChoiceMode | type[ToolModel] = "auto",
         *,
+        among: Iterable[type[ToolModel]] | None = None,
         parallel: bool | None = None,
         thinking: bool | Mapping[str, Any] | None = None,
     ) -> (
         ChatToolChoiceParams
         | ResponsesToolChoiceParams
         | AnthropicToolChoiceParams
+        | AnthropicSubsetChoiceParams
         | GeminiToolChoiceParams
     ):
         """Keyword arguments making the model call tools as `choice` says, in the API's
         own words: splat them into the create call (Gemini: into `GenerateContentConfig`).
 
         `choice`: "auto" (the model decides), "none", "required" (at least one call), or
-        one tool class of this group (that tool must be called). `parallel`: allow
+        one tool class of this group (that tool must be called). `among`: tool classes of
+        this group; "auto" or "required" then applies to them only, while the request
+        still offers the whole group (OpenAI `allowed_tools`; Gemini `allowed_function_names`
+        with ANY, or VALIDATED for "auto"), so the prompt cache holds. Anthropic has no
+        such choice: its params carry the subset as `tools` (send them instead of your
+        own), and a `PromptCacheWarning` says the cache changes. `parallel`: allow
         several calls in one turn (True/False), or None to leave the API's default.
         `thinking` (Anthropic): the request's `thinking` param, or True when extended
         thinking is on; a forced choice is then refused, as the API would. On a
@@ -209,19 +316,53 @@ class GroupDefinitions:
         """
         from ._tool_choice import tool_choice_params
 
-        params = tool_choice_params(_tools(self), api, choice, parallel=parallel, thinking=thinking)
+        params = tool_choice_params(
+            _tools(self), api, choice, among=among, parallel=parallel, thinking=thinking
+        )
         return params  # pyright: ignore[reportReturnType]
 
-    def dump_pending(self, pending: Sequence[PendingCall[Any]]) -> str:
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: Literal[False] = False
+    ) -> str: ...
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: Literal[True]
+    ) -> dict[str, Any]: ...
+    @overload
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: bool
+    ) -> str | dict[str, Any]: ...
+    def dump_pending(
+        self, pending: Sequence[PendingCall[Any]], *, as_dict: bool = False
+    ) -> str | dict[str, Any]:
         """Pending calls (from `prepare_tool_calls`) as JSON text, to store until the
-        decision comes; `load_pending` restores them, in this or another process."""
-        return dump_pending(_tools(self), pending)
+        decision comes; `load_pending` restores them, in this or another process. With
+        `as_dict=True`, the same as a JSON-ready dict, to keep inside a larger JSON state.
+
+        The dump is versioned (`"format": "toolwire.pending/1"`, and the toolwire that
+        wrote it): every later toolwire reads it, and an older one refuses a newer
+        format with `PendingCallError` saying so. A call already given to `run_pending`
+        (it ran, or was answered) and two calls with one id raise `PendingCallError`:
+        loading them would run a call again."""
+        dumped = dump_pending(_tools(self), pending)
+        return dumped if as_dict else json.dumps(dumped, ensure_ascii=False)
 
     def pretty_definition(self) -> str:
         """For debugging: every tool's name, description and schema."""
         body = ",\n".join(tool.model_tool_pretty_definition() for tool in _tools(self).values())
         indented = "\n".join("    " + line for line in body.splitlines())
         return f"{type(self).__name__}([\n{indented}\n])"
+
+
+def _names(tools: Iterable[type[ToolModel] | str]) -> set[str]:
+    """Tool names, from tool classes or names."""
+    if isinstance(tools, str):
+        raise TypeError(
+            f"loaded takes tool classes or names (a list), not one string {tools!r}: "
+            f"write loaded=[{tools!r}]."
+        )
+    return {t if isinstance(t, str) else t.model_tool_name() for t in tools}
 
 
 Tool = TypeVar("Tool", bound=ToolModel)
@@ -252,18 +393,20 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
 
     def load_pending(
         self,
-        text: str,
+        dump: str | Mapping[str, Any],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         changed: Literal["raise", "refuse"] = "raise",
     ) -> list[PendingCall[Tool]]:
-        """Pending calls stored with `dump_pending`, validated again with this group's
-        tools. A call whose tool changed since (its arguments changed, it left the group,
+        """Pending calls stored with `dump_pending` (its JSON text or dict), validated
+        again with this group's tools, as one response's calls. A call whose tool changed since (its arguments changed, it left the group,
         or a tool of its name was added) never runs: by default `PendingCallError` is
         raised, its `.calls` holding every such call; with `changed="refuse"` each comes
         back in its place answered with a "refused" failure, and the rest of the batch
-        as usual. Raises `PendingCallError` for text that is not `dump_pending` JSON."""
-        return load_pending(self, text, limits, changed)
+        as usual. Raises `PendingCallError` for anything that is not a `dump_pending`
+        dump, for a dump of a newer toolwire's format, and for one that lists a call id
+        twice."""
+        return load_pending(self, dump, limits, changed)
 
 
 def own_call(
@@ -278,9 +421,3 @@ def own_call(
 
 def _tools(group: object) -> Mapping[str, type[FunctionToolModel] | type[CustomToolModel]]:
     return group  # pyright: ignore[reportReturnType]  # the mixin is only used on dict groups
-
-
-def describe_ids(ids: Sequence[str]) -> str:
-    """A short, JSON-quoted list of call ids for error messages."""
-    shown = ", ".join(json.dumps(i) for i in ids[:10])
-    return shown + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast, overload
 from typing_extensions import TypeAliasType
 
 from ._api import Api, adapter, check_api, kind_words
+from ._definition import CacheBreakpoint, cache_ttl
 from ._media import MediaPlacement, MediaReport, plan
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._turn import TurnStatus
@@ -130,6 +131,7 @@ def tool_result_messages(
     api: Literal["chat.completions"] | ChatServer,
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ChatCompletionMessageParam]: ...
 @overload
 def tool_result_messages(
@@ -137,6 +139,7 @@ def tool_result_messages(
     api: Literal["responses"],
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ResponseInputItemParam]: ...
 @overload
 def tool_result_messages(
@@ -144,6 +147,7 @@ def tool_result_messages(
     api: Literal["anthropic"],
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[MessageParam]: ...
 @overload
 def tool_result_messages(
@@ -151,6 +155,7 @@ def tool_result_messages(
     api: Literal["gemini"],
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Content]: ...
 @overload
 def tool_result_messages(
@@ -158,12 +163,14 @@ def tool_result_messages(
     api: Api | ChatServer,
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]: ...
 def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
     media: MediaPlacement = "native",
+    cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]:
     """What to append after the assistant turn: one tool message per call (chat), one
     output item per call (responses), one user message starting with every
@@ -176,19 +183,30 @@ def tool_result_messages(
     responses). Chat Completions always uses the message: its tool messages take text
     only. What an API takes nowhere becomes a note the model reads; `media_report`
     says what went where.
+
+    `cache_breakpoint=True` (or a lifetime) ends the answer with a prompt-cache
+    breakpoint where the API takes explicit ones: Anthropic (`cache_control` on the
+    message's last block; "5m" or "1h") and Responses (`prompt_cache_breakpoint` on the
+    last output's last part; "30m" or "12h"). Use it on long results the next turns
+    reread; Anthropic takes at most four breakpoints in a request, tools, system and
+    messages together. Chat Completions and Gemini cache on their own: nothing is added.
     """
     if not results:
         return []
     if media not in ("native", "message"):
         raise ValueError(f"media must be 'native' or 'message', not {media!r}.")
-    render = adapter(api).tool_result_messages
+    ttl = cache_ttl(cache_breakpoint)
+    served = adapter(api)
     try:
-        return render(results, media)
+        rendered = served.tool_result_messages(results, media)
     except (AttributeError, TypeError):  # checked only once rendering failed
         mistake = _not_results(results, "tool_result_messages", api)
         if mistake is None:
             raise
         raise mistake from None
+    if ttl is not False:
+        served.mark_cache_breakpoint(rendered, ttl, where="results")
+    return rendered
 
 
 def media_report(

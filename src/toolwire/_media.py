@@ -39,6 +39,7 @@ from ._parts import (
     read_data_url,
     text_charset,
 )
+from ._references import ToolReference, references_text
 
 if TYPE_CHECKING:
     from ._api import Api
@@ -133,7 +134,7 @@ class MediaReport:
 
 def media_parts(result: ToolCallResult[Any]) -> list[MediaPart]:
     """The images and files of a result, in order (none for text or a failure)."""
-    return [p for p in result.result_parts if not isinstance(p, str)]
+    return [p for p in result.result_parts if isinstance(p, ImagePart | FilePart)]
 
 
 def plan(
@@ -160,7 +161,7 @@ def inline(part: MediaPart) -> MediaPart:
         return part
     media_type, data = read_data_url(part)
     if isinstance(part, ImagePart):
-        return ImagePart(data=data, media_type=media_type)
+        return ImagePart(data=data, media_type=media_type, detail=part.detail)
     return FilePart(data=data, media_type=media_type, filename=part.filename)
 
 
@@ -300,15 +301,25 @@ def laid_out(
     place: Rule,
     text: Callable[[str], T],
     medium: Callable[[MediaPart], T],
+    reference: Callable[[ToolReference], T] | None = None,
 ) -> str | list[T]:
     """A result's content for an API whose tool result holds text and media, in the
     order the handler returned them (see `_placed`): each text made by `text`, each part
-    placed "native" by `medium`. Plain text when no part is native, as for a text result."""
+    placed "native" by `medium`, each tool reference by `reference` (where the API takes
+    references; else they are named in text). Plain text when no part is native, as for
+    a text result."""
     if not result.result_parts:
         return result.result_content
-    items = _placed(result.result_parts, media, place)
+    items = _placed(result.result_parts, media, place, native_references=reference is not None)
     if any(not isinstance(item, str) for item in items):
-        return [text(item) if isinstance(item, str) else medium(item) for item in items]
+        return [
+            text(item)
+            if isinstance(item, str)
+            else reference(item)
+            if isinstance(item, ToolReference) and reference is not None
+            else medium(cast(MediaPart, item))
+            for item in items
+        ]
     return "\n".join(cast("list[str]", items))
 
 
@@ -320,23 +331,34 @@ def text_with_notes(
     message; and the parts placed "native", in order."""
     if not result.result_parts:
         return result.result_content, []
-    items = _placed([result.result_content, *media_parts(result)], media, place)
+    items = _placed(
+        [result.result_content, *media_parts(result)], media, place, native_references=False
+    )
     lines = [item for item in items if isinstance(item, str)]
-    return "\n".join(lines), [item for item in items if not isinstance(item, str)]
+    return "\n".join(lines), [item for item in items if isinstance(item, ImagePart | FilePart)]
 
 
 def _placed(
-    parts: Iterable[ResultPart], media: MediaPlacement, place: Rule
-) -> list[str | MediaPart]:
+    parts: Iterable[ResultPart], media: MediaPlacement, place: Rule, *, native_references: bool
+) -> list[str | MediaPart | ToolReference]:
     """`parts` in order as an API takes them with a tool result: each text (empty ones
     left out), a note in place of each part sent nowhere, each part placed "native" as
-    itself (inlined), then a line counting the parts that follow in a message."""
-    items: list[str | MediaPart] = []
+    itself (inlined), each tool reference as itself where the API takes them (else one
+    line of text naming them all, after the rest), then a line counting the parts that
+    follow in a message."""
+    items: list[str | MediaPart | ToolReference] = []
     moved = 0
+    references: list[ToolReference] = []
     for part in parts:
         if isinstance(part, str):
             if part:
                 items.append(part)
+            continue
+        if isinstance(part, ToolReference):
+            if native_references:
+                items.append(part)
+            else:
+                references.append(part)
             continue
         part = inline(part)
         placement, reason = place(part, media)
@@ -346,6 +368,8 @@ def _placed(
             items.append(note_for(part, reason))
         else:
             moved += 1
+    if references:  # where the API takes no references (see `_references`)
+        items.append(references_text(references))
     if moved:
         items.append(attachments_line(moved))
     return items

@@ -17,7 +17,9 @@ from typing import Any, cast
 from pydantic.json_schema import GenerateJsonSchema, JsonSchemaValue
 from pydantic_core import core_schema
 
-__all__ = ["DocumentedSchema"]
+from ._schema._titles import UntitledJsonSchema
+
+__all__ = ["DocumentedSchema", "UntitledDocumentedSchema"]
 
 
 class DocumentedSchema(GenerateJsonSchema):
@@ -40,6 +42,11 @@ class DocumentedSchema(GenerateJsonSchema):
         json_schema = super().dataclass_schema(schema)
         _describe(json_schema, schema["cls"])
         return json_schema
+
+
+class UntitledDocumentedSchema(DocumentedSchema, UntitledJsonSchema):
+    """`DocumentedSchema` without the titles pydantic derives from names (the default
+    for tools: see `toolwire._schema._titles`)."""
 
 
 def _describe(json_schema: JsonSchemaValue, cls: type[Any]) -> None:

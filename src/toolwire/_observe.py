@@ -20,10 +20,11 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ._call import StandardToolCall
 from ._result import ToolCallFailure, ToolCallResult
+from .exceptions import ToolHookError
 
 if TYPE_CHECKING:
     from contextvars import Token
@@ -78,14 +79,19 @@ class ToolHooks:
 
     `before(call)` runs just before the handler, `after(end)` just after it, in the
     task that runs the call. With `toolwire.aio` either may be `async def`; with
-    `toolwire.core` they must be plain functions. Both run outside the call's
-    `execute_tool` span (which is current only while the handler runs). An exception
-    out of a hook is a bug in your code, not something the model did: it propagates
-    out of the dispatch call. In a toolwire.aio batch, calls still waiting for their
-    turn then do not start and running ones finish first, as after a handler's
-    unexpected exception. A `CancelledError` that an async hook raises on its own
-    (nothing cancelled the batch) is instead its call's `HandlerCancelledError`, as for
-    a handler.
+    `toolwire.core` they must be plain functions (an `async def` hook is refused before
+    anything runs). Both run outside the call's `execute_tool` span (which is current
+    only while the handler runs).
+
+    An exception out of a hook is a bug in your code, not something the model did: it
+    becomes that call's unexpected error, a `ToolHookError` (its `__cause__` is the
+    hook's exception), handled like a handler's: `ToolBatchError` holds it next to
+    every other call's result (`answer_all()` answers them all), or with
+    `unexpected_errors="fail"` the call gets a generic failure and the batch goes on.
+    The model never reads the result of a call whose `after` hook raised (the hook may
+    have been redacting it): `ToolHookError.result` keeps it for you. A
+    `CancelledError` that an async hook raises on its own (nothing cancelled the batch)
+    is its call's `HandlerCancelledError`, as for a handler.
     """
 
     before: Callable[[StandardToolCall], object] | None = None
@@ -142,8 +148,9 @@ def _current_tracer() -> Tracer | None:
     return _tracer
 
 
-def observer(hooks: ToolHooks | None) -> Observer | None:
-    """The batch's observer, or None when nothing watches (the common case)."""
+def observer(hooks: ToolHooks | None, *, plain: bool = False) -> Observer | None:
+    """The batch's observer, or None when nothing watches (the common case). `plain`:
+    the batch runs plain functions (toolwire.core), which refuses `async def` hooks."""
     logger = _logger or _toolwire_logger()
     logs = logger is not None and logger.isEnabledFor(_DEBUG)
     if hooks is None and not logs:
@@ -156,11 +163,14 @@ def observer(hooks: ToolHooks | None) -> Observer | None:
                 return None
         elif trace._TRACER_PROVIDER is None:
             return None
-    if hooks is not None and not isinstance(hooks, ToolHooks):
-        raise TypeError(
-            f"hooks must be a ToolHooks, e.g. hooks=ToolHooks(before=..., after=...); got a "
-            f"{type(hooks).__name__}."
-        )
+    if hooks is not None:
+        if not isinstance(hooks, ToolHooks):
+            raise TypeError(
+                f"hooks must be a ToolHooks, e.g. hooks=ToolHooks(before=..., after=...); "
+                f"got a {type(hooks).__name__}."
+            )
+        if plain:
+            _refuse_async_hooks(hooks)
     tracer = _current_tracer()
     if hooks is None and tracer is None and not logs:
         return None
@@ -182,17 +192,25 @@ class Observer:
         self._context = (_span_context or _load_span_context()) if tracer is not None else None
 
     def start(self, call: StandardToolCall) -> tuple[Span | None, float]:
-        """Before the handler (toolwire.core): the sync hook, then the span."""
+        """Before the handler (toolwire.core): the sync hook, then the span. Raises
+        `ToolHookError` if the hook raises."""
         if self._before is not None:
-            _no_awaitable(self._before(call), "before")
+            try:
+                _no_awaitable(self._before(call), "before")
+            except Exception as error:
+                raise _hook_error("before", call, error) from error
         return self._span(call), time.perf_counter()
 
     async def astart(self, call: StandardToolCall) -> tuple[Span | None, float]:
-        """Before the handler (toolwire.aio): the hook, awaited if async, then the span."""
+        """Before the handler (toolwire.aio): the hook, awaited if async, then the span.
+        Raises `ToolHookError` if the hook raises."""
         if self._before is not None:
-            returned = self._before(call)
-            if returned is not None and inspect.isawaitable(returned):
-                await returned
+            try:
+                returned = self._before(call)
+                if returned is not None and inspect.isawaitable(returned):
+                    await returned
+            except Exception as error:
+                raise _hook_error("before", call, error) from error
         return self._span(call), time.perf_counter()
 
     def end(
@@ -202,10 +220,17 @@ class Observer:
         result: ToolCallResult[Any] | None,
         error: BaseException | None = None,
     ) -> None:
-        """After the handler (toolwire.core)."""
-        end = self._record(started, call, result, error)
+        """After the handler (toolwire.core): the hook, then the span ends (at the time
+        the handler ended) and the log line. Raises `ToolHookError` if the hook raises."""
+        end, ended_at = self._measure(started, call, result, error)
         if self._after is not None:
-            _no_awaitable(self._after(end), "after")
+            try:
+                _no_awaitable(self._after(end), "after")
+            except Exception as hook_error:
+                raised = _hook_error("after", call, hook_error, result)
+                self._record(started, end, ended_at, None, raised)
+                raise raised from hook_error
+        self._record(started, end, ended_at, result, error)
 
     async def aend(
         self,
@@ -214,19 +239,26 @@ class Observer:
         result: ToolCallResult[Any] | None,
         error: BaseException | None = None,
     ) -> None:
-        """After the handler (toolwire.aio)."""
-        end = self._record(started, call, result, error)
+        """After the handler (toolwire.aio): `end`, with the hook awaited if async."""
+        end, ended_at = self._measure(started, call, result, error)
         if self._after is not None:
-            returned = self._after(end)
-            if returned is not None and inspect.isawaitable(returned):
-                await returned
+            try:
+                returned = self._after(end)
+                if returned is not None and inspect.isawaitable(returned):
+                    await returned
+            except Exception as hook_error:
+                raised = _hook_error("after", call, hook_error, result)
+                self._record(started, end, ended_at, None, raised)
+                raise raised from hook_error
+        self._record(started, end, ended_at, result, error)
 
     def cancelled(
         self, started: tuple[Span | None, float], call: StandardToolCall, error: BaseException
     ) -> None:
         """The batch was cancelled while the handler ran: end its span and log it (the
         `after` hook does not run: nothing may be awaited in a cancelled task)."""
-        self._record(started, call, None, error)
+        end, ended_at = self._measure(started, call, None, error)
+        self._record(started, end, ended_at, None, error)
 
     def current(self, started: tuple[Span | None, float]) -> _Current | _Untraced:
         """Wrap the handler in it (`with watch.current(started): handler(...)`, or
@@ -253,27 +285,41 @@ class Observer:
             },
         )
 
-    def _record(
+    def _measure(
         self,
         started: tuple[Span | None, float],
         call: StandardToolCall,
         result: ToolCallResult[Any] | None,
         error: BaseException | None,
-    ) -> ToolCallEnd:
+    ) -> tuple[ToolCallEnd, int | None]:
+        """What the `after` hook gets, and when the handler ended for the span (which
+        ends once the hook has run, so that the hook's outcome is on it)."""
         span, start = started
-        seconds = time.perf_counter() - start
+        end = ToolCallEnd(call, result, error, time.perf_counter() - start)
+        return end, (time.time_ns() if span is not None else None)
+
+    def _record(
+        self,
+        started: tuple[Span | None, float],
+        end: ToolCallEnd,
+        ended_at: int | None,
+        result: ToolCallResult[Any] | None,
+        error: BaseException | None,
+    ) -> None:
+        """End the call's span and write its log line: `result` or `error` is what the
+        call came to (after the `after` hook: its own error, if it raised)."""
+        span = started[0]
         outcome = _outcome(result, error)
         if span is not None:
-            _end_span(span, result, error, outcome)
+            _end_span(span, result, error, outcome, ended_at)
         if self._logs and _logger is not None:
             _logger.debug(
                 "execute_tool %s (call %s): %s in %.1f ms",
-                call.name,
-                call.id,
+                end.call.name,
+                end.call.id,
                 outcome,
-                seconds * 1000,
+                end.seconds * 1000,
             )
-        return ToolCallEnd(call, result, error, seconds)
 
 
 class _SpanContext:
@@ -353,6 +399,7 @@ def _end_span(
     result: ToolCallResult[Any] | None,
     error: BaseException | None,
     outcome: str,
+    ended_at: int | None,
 ) -> None:
     from opentelemetry.trace import Status, StatusCode
 
@@ -364,7 +411,7 @@ def _end_span(
         if problem is not None and outcome in ("raised", "unexpected_error", "cancelled"):
             span.record_exception(problem)
         span.set_status(Status(StatusCode.ERROR, outcome))
-    span.end()
+    span.end(end_time=ended_at)
 
 
 def _qualified_name(error: BaseException) -> str:
@@ -374,6 +421,35 @@ def _qualified_name(error: BaseException) -> str:
         if kind.__module__ == "builtins"
         else f"{kind.__module__}.{kind.__qualname__}"
     )
+
+
+def _hook_error(
+    which: Literal["before", "after"],
+    call: StandardToolCall,
+    error: Exception,
+    result: ToolCallResult[Any] | None = None,
+) -> ToolHookError:
+    """The call's unexpected error for a hook that raised `error`."""
+    ran = "before its handler ran" if which == "before" else "after its handler ran"
+    return ToolHookError(
+        f"The {which} hook raised {type(error).__name__} for call {call.id!r} "
+        f"({call.name!r}), {ran}: {error}",
+        hook=which,
+        call=call,
+        result=result,
+    )
+
+
+def _refuse_async_hooks(hooks: ToolHooks) -> None:
+    """toolwire.core calls hooks as plain functions: an `async def` one would never be
+    awaited. Refused before anything runs."""
+    for which, hook in (("before", hooks.before), ("after", hooks.after)):
+        if hook is not None and inspect.iscoroutinefunction(hook):
+            raise TypeError(
+                f"The {which} hook is async, but toolwire.core runs plain functions: it "
+                "would never be awaited. Make the hook a plain function, or use "
+                "toolwire.aio."
+            )
 
 
 def _no_awaitable(returned: object, which: str) -> None:

@@ -22,15 +22,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypeAliasType
 
+from ._references import ToolReference
 from .exceptions import MediaError
 
 __all__ = [
     "FilePart",
     "IMAGE_TYPES",
+    "ImageDetail",
     "ImagePart",
     "MediaPart",
     "ResultPart",
@@ -80,6 +82,11 @@ def media_kind(media_type: str | None) -> str:
     return "document"
 
 
+ImageDetail = Literal["auto", "low", "high", "original"]
+"""`ImagePart.detail`: OpenAI's image detail levels."""
+_DETAILS: tuple[str, ...] = get_args(ImageDetail)
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ImagePart:
     """An image for the model: `data` with `media_type`, or a `url`, or a provider
@@ -97,11 +104,20 @@ class ImagePart:
     (`data:image/png;base64,...`), whose bytes every API gets inline, as with `data`."""
     file_id: str | None = None
     """A file uploaded to the provider you send it to (it belongs to that one provider)."""
+    detail: ImageDetail | None = None
+    """How closely OpenAI's models look at the image (Chat Completions and Responses
+    `detail`; None: the API's default, "auto"). Anthropic and Gemini have no such
+    setting: there it changes nothing."""
 
     def __post_init__(self) -> None:
         _check_source(self)
         _keep_bytes(self)
         _normalize_type(self)
+        if self.detail is not None and self.detail not in _DETAILS:
+            raise MediaError(
+                f"ImagePart detail={self.detail!r}: OpenAI takes "
+                f"{', '.join(map(repr, _DETAILS))}, or None for its default."
+            )
         media_type = self.media_type
         if self.url is not None and is_data_url(self.url):
             media_type = read_data_url(self)[0]
@@ -188,11 +204,14 @@ class FilePart:
 MediaPart = TypeAliasType("MediaPart", ImagePart | FilePart)
 """An image or a file a handler returns."""
 
-ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart)
-"""One part of a handler's result: text, an image or a file."""
+ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart | ToolReference)
+"""One part of a handler's result: text, an image, a file, or a reference loading a
+deferred tool."""
 
 if TYPE_CHECKING:
-    ToolContent = TypeAliasType("ToolContent", str | Sequence[str | ImagePart | FilePart])
+    ToolContent = TypeAliasType(
+        "ToolContent", str | Sequence[str | ImagePart | FilePart | ToolReference]
+    )
     """What a handler returns in the first slot: text, or parts in the order the model
     should see them."""
 else:

@@ -19,6 +19,8 @@ from typing import Any, Generic, Literal, cast
 
 from typing_extensions import TypeVar
 
+from . import __version__
+from ._approval import ApprovalRequired, approval_of
 from ._call import StandardToolCall
 from ._feedback import shown
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
@@ -53,6 +55,9 @@ DEFAULT_REFUSAL = (
     "the user asks for it."
 )
 
+_UNSET: Any = object()
+"""`PendingCall._approval` before `approval` was first read."""
+
 _CLAIMING = threading.Lock()  # makes "not run yet? then it is mine" one step across threads
 
 
@@ -72,7 +77,8 @@ class PendingCall(Generic[Tool]):
     the tool it was validated with: a `PendingCall` given to `run_pending` is answered
     by that run (its result, or the `ToolBatchError` it raised), and giving it to
     `run_pending` again, or twice in one list, raises `PendingCallError` before any
-    handler runs. If its tool has left the group by then, it gets the "invalid_name"
+    handler runs, as does a list in which two entries answer one call id, or one that
+    leaves calls of its response unanswered (unless `partial=True`). If its tool has left the group by then, it gets the "invalid_name"
     failure `run_tool_calls` gives; if its name now belongs to another tool class,
     `run_pending` raises `PendingCallError` (refuse it, or run it with the group that
     prepared it).
@@ -84,6 +90,9 @@ class PendingCall(Generic[Tool]):
     _prepared: object
     _validated_with: type[ToolModel] | None = None  # the group's tool of that name then
     _stored_schema: str | None = None  # a stale stored call's fingerprint, kept for dumps
+    _batch: tuple[str, ...] = ()  # the ids of every call of its response, one tuple shared
+    _position: int = -1  # its place in `_batch`
+    _approval: object = field(default=_UNSET, init=False, repr=False)  # `approval`, once asked
     _claimed: bool = field(default=False, init=False, repr=False)
     _refusals: list[ToolCallFailure] = field(default_factory=list[ToolCallFailure], init=False, repr=False)  # fmt: skip
 
@@ -91,13 +100,25 @@ class PendingCall(Generic[Tool]):
     def needs_approval(self) -> bool:
         """Whether the tool asks for your approval for these arguments
         (`model_tool_needs_approval`). A call that cannot run never does."""
-        return self.tool is not None and self.tool.model_tool_needs_approval()
+        return self.approval is not None
+
+    @property
+    def approval(self) -> ApprovalRequired | None:
+        """Why the call needs approval: what `model_tool_needs_approval` returned
+        (`ApprovalRequired`: `hint`, `metadata`; empty for a plain True), or None when
+        it needs none. Asked once per pending call."""
+        asked = self._approval
+        if asked is _UNSET:
+            asked = approval_of(self.tool) if self.tool is not None else None
+            object.__setattr__(self, "_approval", asked)
+        return cast("ApprovalRequired | None", asked)
 
     def refuse(self, reason: str = DEFAULT_REFUSAL) -> ToolCallFailure:
         """The answer for a call you decided not to run: a "refused" failure whose text
         (`reason`) the model reads. Put it in `run_pending` in the call's place."""
         refusal = ToolCallFailure.for_call(self.call, reason, fail_reason="refused")
         self._refusals.append(refusal)  # so `run_pending` can tell it from another call's
+        refusal._pending_origin = (self._batch, self._position)
         return refusal
 
 
@@ -118,28 +139,41 @@ def decide(pending: PendingCall[Any], verdict: object) -> PendingCall[Any] | Too
 
 
 def pending_calls(
-    tools: Mapping[str, type[ToolModel]], calls: list[StandardToolCall], limits: ArgumentLimits
+    tools: Mapping[str, type[ToolModel]],
+    calls: list[StandardToolCall],
+    limits: ArgumentLimits,
+    batch: tuple[str, ...] | None = None,
 ) -> list[PendingCall[Any]]:
-    """Validate every call without running anything: one `PendingCall` per call."""
+    """Validate every call without running anything: one `PendingCall` per call.
+    `batch`: the ids of every call of their response (default: these calls')."""
+    if batch is None:
+        batch = tuple(call.id for call in calls)
     return [
-        _pending(call, item, tools.get(call.name))
-        for call, item in zip(calls, prepare_all(tools, calls, limits), strict=True)
+        _pending(call, item, tools.get(call.name), batch, batch.index(call.id, at))
+        for at, (call, item) in enumerate(
+            zip(calls, prepare_all(tools, calls, limits), strict=True)
+        )
     ]
 
 
 def _pending(
-    call: StandardToolCall, item: object, tool: type[ToolModel] | None
+    call: StandardToolCall,
+    item: object,
+    tool: type[ToolModel] | None,
+    batch: tuple[str, ...],
+    position: int,
 ) -> PendingCall[Any]:
     if isinstance(item, ToolCallFailure):
-        return PendingCall(call, None, item, item, tool)
+        return PendingCall(call, None, item, item, tool, None, batch, position)
     if isinstance(item, Crashed):  # its validator raised: the batch policy decides at run
-        return PendingCall(call, None, None, item, tool)
-    return PendingCall(call, cast(ToolModel, item), None, item, tool)
+        return PendingCall(call, None, None, item, tool, None, batch, position)
+    return PendingCall(call, cast(ToolModel, item), None, item, tool, None, batch, position)
 
 
 def prepared_items(
     decided: Sequence[PendingCall[Any] | ToolCallFailure],
     tools: Mapping[str, type[ToolModel]] | None = None,
+    partial: bool = False,
 ) -> tuple[list[StandardToolCall], list[Any]]:
     """The calls and the batch's prepared items for `run_pending`: a refusal (or any
     failure you made) answers its call as is; a pending call runs if it can.
@@ -148,9 +182,11 @@ def prepared_items(
     tool is no longer in it, gets the "invalid_name" failure `run_tool_calls` gives; one
     whose name now belongs to another tool class raises `PendingCallError` (what was
     validated and approved is not what would run). With `tools=None` that check is
-    skipped. A pending call given twice, or already given to a `run_pending`, raises
-    `PendingCallError`. Everything raises before any handler runs; once this returns,
-    every pending call of `decided` is used up.
+    skipped. A pending call given twice, or already given to a `run_pending`, two
+    entries answering one call id, and (unless `partial`) a list that leaves calls of a
+    listed pending call's response unanswered raise `PendingCallError`. Everything
+    raises before any handler runs; once this returns, every pending call of `decided`
+    is used up.
     """
     calls: list[StandardToolCall] = []
     items: list[Any] = []
@@ -222,9 +258,73 @@ def prepared_items(
                     "`pending.refuse(reason)` in the next turn.",
                     calls=(call,),
                 )
+        _check_answers(calls, decided, pending, partial)
         for entry in pending:
             object.__setattr__(entry, "_claimed", True)
     return calls, items
+
+
+def _check_answers(
+    calls: list[StandardToolCall],
+    decided: Sequence[PendingCall[Any] | ToolCallFailure],
+    pending: list[PendingCall[Any]],
+    partial: bool,
+) -> None:
+    """Each call id answered once, and (unless `partial`) every call of each listed
+    pending call's response answered: the API rejects a turn that answers an id twice
+    or leaves one unanswered, and only after the handlers ran. Two pending calls of one
+    response that the model itself gave one id are answered each, as `run_tool_calls`
+    would."""
+    origins: dict[str, list[tuple[tuple[str, ...], int] | None]] = {}
+    for call, entry in zip(calls, decided, strict=True):
+        origin = _origin(entry)
+        seen = origins.setdefault(call.id, [])
+        # One id answered twice is only right for calls the model itself sent with one
+        # id: other positions of the same response (each answered once, as
+        # `run_tool_calls` would).
+        if seen and (
+            origin is None
+            or any(o is None or o[0] is not origin[0] or o[1] == origin[1] for o in seen)
+        ):
+            twice = [c for c in calls if c.id == call.id]
+            raise PendingCallError(
+                f"Two entries of this run_pending answer the call id {call.id!r} (to "
+                f"{', '.join(repr(c.name) for c in twice)}): one would run or be answered "
+                "twice, and the API rejects a second answer. Give each call of a response "
+                "exactly one entry: its PendingCall to run it, or one failure in its place "
+                "(e.g. `pending.refuse(reason)`); do not mix calls prepared twice from the "
+                "same response.",
+                calls=twice,
+            )
+        seen.append(origin)
+    if partial:
+        return
+    answered = set(origins)
+    batches = {id(entry._batch): entry._batch for entry in pending}
+    missing = [i for batch in batches.values() for i in batch if i not in answered]
+    if missing:
+        raise PendingCallError(
+            f"This run_pending leaves {len(missing)} of the response's calls unanswered "
+            f"({describe_ids(missing)}): the API rejects the next request when a call has "
+            "no result, and only after these handlers ran. Answer each declined call in "
+            "its place with `pending.refuse(reason)` rather than leaving it out; if you "
+            "answer the others in another run_pending (e.g. after a later approval) and "
+            "send all results together, pass `partial=True`.",
+        )
+
+
+def describe_ids(ids: Sequence[str]) -> str:
+    """A short, JSON-quoted list of call ids for error messages."""
+    shown = ", ".join(json.dumps(i) for i in ids[:10])
+    return shown + (f" and {len(ids) - 10} more" if len(ids) > 10 else "")
+
+
+def _origin(entry: PendingCall[Any] | ToolCallFailure) -> tuple[tuple[str, ...], int] | None:
+    """The response and position a `run_pending` entry answers, when known: a pending
+    call's, or the one `pending.refuse` made the refusal for."""
+    if isinstance(entry, PendingCall):
+        return entry._batch, entry._position
+    return getattr(entry, "_pending_origin", None)
 
 
 def _class_name(tool: type[ToolModel] | None) -> str:
@@ -245,16 +345,38 @@ def fingerprint(tool: type[ToolModel]) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
-def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[PendingCall[Any]]) -> str:
-    """Pending calls as JSON text, to store until the decision comes.
+def dump_pending(
+    tools: Mapping[str, type[ToolModel]], pending: Sequence[PendingCall[Any]]
+) -> dict[str, Any]:
+    """Pending calls as a JSON-ready dict (`json.dumps` takes it as it is), to store
+    until the decision comes: `{"format": "toolwire.pending/1", "toolwire": version,
+    "calls": [...]}`.
 
     Each call keeps the fingerprint of the tool it was validated with (none for an
     unknown tool), so `load_pending` can tell whether that tool changed since. `tools`
     (the dumping group) is not consulted: a call is tied to the tool that validated it.
+    A call already given to `run_pending` (it ran, or was answered) and two calls with
+    one id raise `PendingCallError`: loading them would run a call again.
     """
     entries: list[dict[str, Any]] = []
+    ids: set[str] = set()
     for item in pending:
         call = item.call
+        if item._claimed:
+            raise PendingCallError(
+                f"The pending call {call.id!r} to {call.name!r} was already given to "
+                "run_pending, which answered it: storing it would let a later load run it "
+                "again. Dump only the calls still waiting for a decision.",
+                calls=(call,),
+            )
+        if call.id in ids:
+            raise PendingCallError(
+                f"Two of the pending calls to dump have the id {call.id!r}: once loaded, "
+                "both would answer it, and the API rejects a second answer. Dump each "
+                "call of a response once (prepare the response once).",
+                calls=[p.call for p in pending if p.call.id == call.id],
+            )
+        ids.add(call.id)
         problem = _unstorable(call.input)
         if problem is not None:
             raise PendingCallError(
@@ -264,6 +386,17 @@ def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[Pending
                 "with `pending.refuse(reason)`.",
                 calls=(call,),
             )
+        approval = item.approval
+        if approval is not None and approval.metadata:
+            problem = _unstorable(dict(approval.metadata))
+            if problem is not None:
+                raise PendingCallError(
+                    f"The pending call {call.id!r} to {call.name!r} cannot be stored: the "
+                    f"metadata of its ApprovalRequired {problem}, which JSON cannot keep as "
+                    "they are. Give ApprovalRequired JSON data (dicts, lists, text, numbers, "
+                    "booleans, None).",
+                    calls=(call,),
+                )
         tool = item._validated_with
         if item._stored_schema is not None:  # restored stale with changed="refuse"
             schema = item._stored_schema
@@ -278,9 +411,12 @@ def dump_pending(tools: Mapping[str, type[ToolModel]], pending: Sequence[Pending
                 "synthesized_id": call.synthesized_id,
                 "truncated": call.truncated,
                 "schema": schema,
+                "approval": None
+                if approval is None
+                else {"hint": approval.hint, "metadata": dict(approval.metadata)},
             }
         )
-    return json.dumps({"format": _FORMAT, "calls": entries}, ensure_ascii=False)
+    return {"format": _FORMAT, "toolwire": __version__, "calls": entries}
 
 
 def _unstorable(arguments: object) -> str | None:
@@ -325,11 +461,12 @@ class _Close:
 
 def load_pending(
     tools: Mapping[str, type[ToolModel]],
-    text: str,
+    dump: str | Mapping[str, Any],
     limits: ArgumentLimits,
     changed: ChangedTools = "raise",
 ) -> list[PendingCall[Any]]:
-    """Pending calls from `dump_pending`'s text, validated again with today's tools.
+    """Pending calls from `dump_pending`'s JSON text or dict, validated again with
+    today's tools (as one response's calls: `run_pending` wants each answered).
 
     A call is stale when the group's tool of its name is not the one it was validated
     with: the tool changed its arguments, left the group, or did not exist then and was
@@ -337,14 +474,15 @@ def load_pending(
     With `changed="raise"` (default) a stale call raises `PendingCallError`, whose
     `.calls` are all the stale calls; with `changed="refuse"` each comes back, in its
     place, as a `PendingCall` that cannot run, answered with a "refused" failure.
-    Raises `PendingCallError` for text that is not `dump_pending` JSON.
+    Raises `PendingCallError` for anything that is not a `dump_pending` dump (or is one
+    from a newer toolwire, or lists a call id twice).
     """
     if changed not in ("raise", "refuse"):
         raise ValueError(
             f'load_pending(changed={changed!r}): pass "raise" (a changed tool raises '
             'PendingCallError) or "refuse" (its calls come back answered with a refusal).'
         )
-    entries = _read(text)
+    entries = _read(dump)
     calls: list[StandardToolCall] = []
     stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
     schemas: dict[type[ToolModel], str] = {}
@@ -364,22 +502,22 @@ def load_pending(
         calls.append(call)
     if stale and changed == "raise":
         affected = [(calls[index], kind) for index, (kind, _) in stale.items()]
-        error = PendingCallError(_stale_message(affected), calls=[c for c, _ in affected])
-        error.add_note(
-            f"The {'call is' if len(affected) == 1 else 'calls are'} on this error's "
-            "`.calls`. To restore the rest of the batch too, load it with "
-            '`load_pending(text, changed="refuse")`: each such call then comes back in its '
-            'place answered with a "refused" failure, ready for `run_pending`.'
+        raise PendingCallError(
+            f"{_stale_message(affected)} The {'call is' if len(affected) == 1 else 'calls are'}"
+            " on this error's `.calls`. To restore the rest of the batch too, load it with "
+            '`load_pending(..., changed="refuse")`: each such call then comes back in its '
+            'place answered with a "refused" failure, ready for `run_pending`.',
+            calls=[c for c, _ in affected],
         )
-        raise error
+    batch = tuple(call.id for call in calls)
     fresh = [call for index, call in enumerate(calls) if index not in stale]
-    validated = iter(pending_calls(tools, fresh, limits))
+    validated = iter(pending_calls(tools, fresh, limits, batch))
     restored: list[PendingCall[Any]] = []
     for index, call in enumerate(calls):
         if index in stale:
             kind, stored = stale[index]
             refusal = ToolCallFailure.for_call(call, _refusal(kind, call.name), fail_reason="refused")  # fmt: skip
-            restored.append(PendingCall(call, None, refusal, refusal, None, stored))
+            restored.append(PendingCall(call, None, refusal, refusal, None, stored, batch, index))
         else:
             restored.append(next(validated))
     return restored
@@ -451,16 +589,18 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
-def _read(text: str) -> list[tuple[StandardToolCall, str | None]]:
+def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | None]]:
     """The stored calls and their tools' fingerprints; `PendingCallError` for anything
-    `dump_pending` did not write."""
+    `dump_pending` did not write, for a dump of a newer format, and for a call id
+    listed twice. A dict is copied (through JSON) so that your state and the restored
+    calls share nothing."""
     try:
-        loaded: Any = json.loads(text)
+        # A dict dump goes through JSON too: checked to be JSON data, and copied.
+        loaded: Any = json.loads(dump if isinstance(dump, str) else json.dumps(dump))
         if not isinstance(loaded, dict):
             raise TypeError(f"the JSON is a {type(loaded).__name__}, not an object")
         data = cast("dict[str, Any]", loaded)
-        if data.get("format") != _FORMAT:
-            raise ValueError(f"format is {data.get('format')!r}, not {_FORMAT!r}")
+        _check_format(data)
         entries: Any = data.get("calls")
         if not isinstance(entries, list):
             raise TypeError(f'"calls" is a {type(entries).__name__}, not a list')
@@ -474,7 +614,7 @@ def _read(text: str) -> list[tuple[StandardToolCall, str | None]]:
                     raise ValueError(f"calls[{index}] has no {key!r}")
                 if not isinstance(fields[key], kinds):
                     raise TypeError(f"calls[{index}][{key!r}] is a {type(fields[key]).__name__}")
-            if fields["type"] not in ("function", "custom"):
+            if fields["type"] not in ("function", "custom", "tool_search"):
                 raise ValueError(f"calls[{index}]['type'] is {fields['type']!r}")
             call = StandardToolCall(
                 fields["type"],
@@ -488,7 +628,34 @@ def _read(text: str) -> list[tuple[StandardToolCall, str | None]]:
     except (ValueError, TypeError, RecursionError) as error:
         raise PendingCallError(
             "This is not toolwire pending-call JSON (made by dump_pending): "
-            f"{type(error).__name__}: {error}. Pass load_pending the text dump_pending "
-            "returned, unchanged."
+            f"{type(error).__name__}: {error}. Pass load_pending the text or dict "
+            "dump_pending returned, unchanged."
         ) from None
+    ids: dict[str, StandardToolCall] = {}
+    for call, _ in read:
+        if ids.setdefault(call.id, call) is not call:
+            raise PendingCallError(
+                f"This dump lists the call id {call.id!r} twice: loaded, both entries would "
+                "answer it (a handler could run twice), and the API rejects a second "
+                "answer. dump_pending never writes that; keep one entry per call.",
+                calls=[c for c, _ in read if c.id == call.id],
+            )
     return read
+
+
+def _check_format(data: Mapping[str, Any]) -> None:
+    """Refuse a dump of a format this toolwire does not read; a newer one says so. Each
+    format this toolwire ever wrote stays readable (so far only the first)."""
+    stored = data.get("format")
+    if stored == _FORMAT:
+        return
+    family, _, number = str(stored).rpartition("/")
+    if family == _FORMAT.rpartition("/")[0] and number.isdigit() and int(number) > 1:
+        made_by = data.get("toolwire")
+        raise PendingCallError(
+            f"This pending-call dump has format {stored!r}, written by toolwire "
+            f"{made_by if isinstance(made_by, str) else 'of a newer version'}; this "
+            f"toolwire ({__version__}) reads {_FORMAT!r}. Load it with a toolwire at least "
+            "as new as the one that dumped it."
+        )
+    raise ValueError(f"format is {stored!r}, not {_FORMAT!r}")

@@ -16,13 +16,20 @@ import pydantic
 from . import _feedback
 from ._batch import CallTimedOut, timeout_failure
 from ._call import StandardToolCall
+from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
 from ._parts import FilePart, ImagePart, ResultPart
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
+from ._references import ToolReference, references_text
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
 from ._tool import ToolModel, refuse_extra_fields
-from .exceptions import CallKindMismatchError, ErrorForLLMToSee, ToolwireError
+from .exceptions import (
+    CallKindMismatchError,
+    ErrorForLLMToSee,
+    ToolwireError,
+    UnhandledCallsError,
+)
 
 __all__ = [
     "Crashed",
@@ -74,8 +81,12 @@ def prepare(
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
+        if call.type == "tool_search":
+            raise UnhandledCallsError(_no_tool_search(call.id))
         return _failure(call, "invalid_name", _feedback.unknown_tool(call.name, available))
-    if tool.model_tool_type != call.type:
+    if tool.model_tool_type != call.type and not (
+        call.type == "tool_search" and is_tool_search(tool)
+    ):
         raise CallKindMismatchError(
             f"The model sent a {call.type} call to {_feedback.shown(call.name)}, but {tool.__name__} is a "
             f"{tool.model_tool_type} tool. Offer each tool in the kind it is defined as: use "
@@ -112,6 +123,16 @@ def prepare(
             return invalid(call, error)
     return _failure(
         call, "invalid_arguments", _feedback.not_an_object(call.name, f"a {type(raw).__name__}")
+    )
+
+
+def _no_tool_search(call_id: str) -> str:
+    return (
+        f"This response holds a tool_search_call {call_id!r} the client runs, but this "
+        "group has no tool search to answer it. Add one with "
+        'group.add_tool_search(execution="client") (it searches the group\'s deferred '
+        "tools), or answer it yourself: leave the tool_search_call out of what you pass "
+        "here, and append your own tool_search_output for it."
     )
 
 
@@ -159,9 +180,12 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
             return ToolCallSuccess(call.id, call.name, content, context, call.type, call.synthesized_id)  # pyright: ignore[reportUnknownArgumentType]  # fmt: skip
         if isinstance(content, list | tuple):
             parts = tuple(cast("Sequence[object]", content))
-            wrong = next((p for p in parts if not isinstance(p, str | ImagePart | FilePart)), _OK)
+            wrong = next((p for p in parts if not isinstance(p, _PART_TYPES)), _OK)
             if wrong is _OK:
                 text = "\n".join(p for p in parts if isinstance(p, str))
+                references = [p for p in parts if isinstance(p, ToolReference)]
+                if references:  # the text the APIs without references read, on its own line
+                    text = "\n".join(t for t in (text, references_text(references)) if t)
                 return ToolCallSuccess(
                     call.id,
                     call.name,
@@ -173,7 +197,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 )
             got = (
                 f"a sequence of parts holding a {type(wrong).__name__} (parts are str, "
-                "ImagePart and FilePart)"
+                "ImagePart, FilePart and ToolReference)"
             )
         else:
             got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
@@ -189,6 +213,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
 
 
 _OK = object()
+_PART_TYPES = (str, ImagePart, FilePart, ToolReference)
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from openai.types.responses import ResponseCustomToolCallOutputParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
-    from ._call import AnyToolCall
+    from ._call import AnyToolCall, CallType
 
 __all__ = [
     "HandlerResult",
@@ -98,7 +98,12 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ()
+    __slots__ = ("_pending_origin",)
+
+    _pending_origin: tuple[tuple[str, ...], int]
+    """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
+    position of the call it answers, so `run_pending` can tell it from another answer
+    to the same id. Not a field: unset on every other result, costing nothing."""
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 
@@ -149,7 +154,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         result_content: the text the model will see (a result of parts: its text parts,
             joined by newlines).
         context: what the handler returned for your code.
-        type: "function" or "custom", like the call.
+        type: "function", "custom" or "tool_search", like the call.
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
         result_parts: the parts the handler returned (text, `ImagePart`, `FilePart`), in
             order; empty when it returned plain text (then `result_content` is all).
@@ -161,7 +166,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
     name: str
     result_content: str
     context: T
-    type: Literal["function", "custom"] = "function"
+    type: CallType = "function"
     synthesized_id: bool = False
     fail_reason: None = None
     exception: None = None
@@ -174,7 +179,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         name: str,
         result_content: str,
         context: T,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         synthesized_id: bool = False,
         fail_reason: None = None,
         exception: None = None,
@@ -187,7 +192,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         call_id: str,
         result_content: str,
         context: T,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         fail_reason: None = None,
         exception: None = None,
     ) -> None: ...
@@ -198,7 +203,7 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         name: str = "",
         result_content: str = "",
         context: Any = None,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         synthesized_id: bool = False,
         fail_reason: None = None,
         exception: None = None,
@@ -226,7 +231,7 @@ class ToolCallFailure(_ResultBase):
         fail_reason: why it failed (see `ToolCallFailReason`).
         exception: the underlying exception (a `pydantic.ValidationError`, an
             `ErrorForLLMToSee`, the handler's unexpected exception...), if any.
-        type: "function" or "custom", like the call.
+        type: "function", "custom" or "tool_search", like the call.
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
 
     Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
@@ -237,7 +242,7 @@ class ToolCallFailure(_ResultBase):
     result_content: str
     fail_reason: ToolCallFailReason
     exception: BaseException | None = None
-    type: Literal["function", "custom"] = "function"
+    type: CallType = "function"
     synthesized_id: bool = False
     context: None = None
     result_parts: tuple[()] = ()
@@ -251,7 +256,7 @@ class ToolCallFailure(_ResultBase):
         result_content: str,
         fail_reason: ToolCallFailReason,
         exception: BaseException | None = None,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         synthesized_id: bool = False,
         context: None = None,
         result_parts: tuple[()] = (),
@@ -264,7 +269,7 @@ class ToolCallFailure(_ResultBase):
         result_content: str,
         fail_reason: ToolCallFailReason,
         exception: BaseException | None = None,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         context: None = None,
     ) -> None: ...
 
@@ -275,7 +280,7 @@ class ToolCallFailure(_ResultBase):
         result_content: str = "",
         fail_reason: ToolCallFailReason = "unexpected_error",
         exception: BaseException | None = None,
-        type: Literal["function", "custom"] = "function",
+        type: CallType = "function",
         synthesized_id: bool = False,
         context: None = None,
         result_parts: tuple[()] = (),

@@ -9,9 +9,10 @@ models) are `_lazy`'s: they load on first use.
 from __future__ import annotations
 
 from ._api import Api
+from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
-from ._definition import CustomToolFormat, GeminiResponseFormat
+from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -24,6 +25,7 @@ from ._media import MediaDelivery, MediaPlacement, MediaReport
 from ._observe import ToolCallEnd, ToolHooks
 from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
 from ._pending import PendingCall
+from ._references import ToolReference
 from ._result import (
     HandlerResult,
     ToolCallFailReason,
@@ -32,6 +34,7 @@ from ._result import (
     ToolCallSuccess,
 )
 from ._tool_choice import (
+    AnthropicSubsetChoiceParams,
     AnthropicToolChoiceParams,
     ChatToolChoiceParams,
     GeminiToolChoiceParams,
@@ -42,12 +45,14 @@ from ._turn import TurnStatus
 from .exceptions import ErrorForLLMToSee, ToolBatchError
 
 __all__ = [
+    "AnthropicSubsetChoiceParams",
     "AnthropicToolChoiceParams",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",
     "AnyResponse",
     "AnyToolCall",
     "Api",
+    "ApprovalRequired",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",
@@ -78,6 +83,8 @@ __all__ = [
     "ToolChoiceMode",
     "ToolContent",
     "ToolHooks",
+    "ToolNamespace",
+    "ToolReference",
     "turn_status",
     "TurnStatus",
     "UnexpectedErrors",

@@ -12,11 +12,11 @@ import inspect
 import json
 import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import partial, partialmethod
 from textwrap import dedent
 from types import MethodType
-from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self, cast, overload
 from weakref import WeakKeyDictionary, WeakSet
 
 import pydantic
@@ -24,7 +24,7 @@ from pydantic_core import core_schema
 
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
-from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec
+from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
 from ._json import copy_json
 from ._plan import StrictInput, forget_plan
@@ -43,6 +43,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import ResponseFormatJSONSchema
 
     from ._adapters.openai_chat.servers import ChatServer
+    from ._approval import ApprovalRequired
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -60,11 +61,15 @@ _CONFIG_NAMES = (
     "model_tool_name_generator",
     "model_tool_custom_description",
     "model_tool_custom_json_schema",
+    "model_tool_titles",
     "model_tool_format",
     "model_tool_type",
     "model_tool_timeout",
     "model_tool_sequential",
     "model_tool_requires_approval",
+    "model_tool_defer_loading",
+    "model_tool_namespace",
+    "model_tool_eager_input_streaming",
 )
 
 
@@ -94,6 +99,17 @@ class ToolModel(pydantic.BaseModel):
     """Class config (toolwire.aio): in a batch, this tool's calls run one at a time, in
     call order, while calls of other tools still run concurrently with them. (toolwire.core
     runs every call one at a time anyway.)"""
+
+    model_tool_defer_loading: ClassVar[bool] = False
+    """Class config: the model finds this tool through tool search instead of seeing it
+    up front (`defer_loading: true` on OpenAI Responses and Anthropic; on Chat
+    Completions and Gemini `tool_definitions` leaves it out until a search loads it).
+    See the README's "Tool search"."""
+
+    model_tool_namespace: ClassVar[ToolNamespace | None] = None
+    """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
+    namespace's and its own joined by `__` (`crm__get_customer`) everywhere but inside
+    the namespace on OpenAI Responses, which nests it there."""
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -141,6 +157,7 @@ class ToolModel(pydantic.BaseModel):
                 "Set it to a number of seconds above 0 (an int or float; math.inf: no limit, "
                 "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
+        _check_namespace(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
@@ -176,16 +193,33 @@ class ToolModel(pydantic.BaseModel):
     (and report `needs_approval` as pending calls). For a decision that depends on the
     arguments, override `model_tool_needs_approval` instead."""
 
-    def model_tool_needs_approval(self) -> bool:
+    def model_tool_needs_approval(self) -> bool | ApprovalRequired:
         """Override to decide from the validated arguments, e.g. only deletions outside
-        a scratch folder; by default `model_tool_requires_approval`."""
+        a scratch folder; by default `model_tool_requires_approval`. Return
+        `ApprovalRequired(hint, metadata=...)` instead of True to say why (shown to the
+        person deciding as `pending.approval`, stored by `dump_pending`)."""
         return self.model_tool_requires_approval
 
     @classmethod
     def model_tool_name(cls) -> str:
-        """The tool's name: the custom name, else the generated one, else the class name."""
+        """The tool's name: the custom name, else the generated one, else the class name;
+        in a namespace, its flat name (`crm__get_customer`, see `model_tool_namespace`)."""
+        namespace = cls.model_tool_namespace
+        name = cls._local_name()
+        return name if namespace is None else namespace.flat_name(name)
+
+    @classmethod
+    def _local_name(cls) -> str:
+        """The tool's name inside its namespace (its name, without one)."""
         custom, generate = cls.model_tool_custom_name, cls.model_tool_name_generator
         return custom or (generate and generate(cls.__name__)) or cls.__name__
+
+    @classmethod
+    def _deferred(cls) -> bool:
+        """Whether the tool is found through tool search (its own config or its
+        namespace's)."""
+        namespace = cls.model_tool_namespace
+        return cls.model_tool_defer_loading or (namespace is not None and namespace.defer_loading)
 
     @classmethod
     def _tool_description(cls, schema_description: object = None) -> str:
@@ -207,6 +241,28 @@ class ToolModel(pydantic.BaseModel):
                 stacklevel=4,
             )
         return dedent(description or "").strip()
+
+
+def _check_namespace(cls: type[ToolModel]) -> None:
+    """Raise `ToolDefinitionError` for a `model_tool_namespace` that is not a
+    `ToolNamespace`, or a tool named like its namespace: OpenAI Responses marks a
+    top-level tool loaded by tool search with a namespace of its own name, so a call
+    could not tell the two apart."""
+    namespace = getattr(cls, "model_tool_namespace", None)
+    if namespace is None:
+        return
+    if not isinstance(namespace, ToolNamespace):
+        raise ToolDefinitionError(
+            f"{cls.__name__}.model_tool_namespace is {namespace!r}; set it to a "
+            "ToolNamespace(name, description), or None."
+        )
+    if cls._local_name() == namespace.name:
+        raise ToolDefinitionError(
+            f"{cls.__name__} is named {namespace.name!r} like its namespace: OpenAI Responses "
+            "marks a top-level tool that tool search loaded with a namespace of its own "
+            "name, so its calls could not be told apart. Give the tool or the namespace "
+            "another name."
+        )
 
 
 def _refuse_plain_handler(cls: type) -> None:
@@ -286,6 +342,38 @@ class FunctionToolModel(ToolModel):
     model_tool_custom_json_schema: ClassVar[dict[str, Any] | None] = None
     """Class config: a JSON schema to send instead of the one pydantic generates."""
 
+    model_tool_titles: ClassVar[bool] = False
+    """Class config: keep the titles pydantic makes up from names in the schema (each
+    property's, from its name; each nested model's and enum's, from its class name).
+    Left out by default: they repeat the names, on every request. Titles you set
+    (`Field(title=...)`, `ConfigDict(title=...)`, title generators) are always kept."""
+
+    model_tool_eager_input_streaming: ClassVar[bool] = False
+    """Class config: stream this tool's arguments as the model writes them, without the
+    API buffering them to check they are JSON (Anthropic's fine-grained tool streaming,
+    `eager_input_streaming`; the other APIs stream arguments that way already). A stream
+    cut by `max_tokens` may then end in partial JSON: that call is answered "truncated"
+    and never runs."""
+
+    @classmethod
+    def model_tool_input_examples(cls) -> Sequence[Self]:
+        """Override to show the model well-formed calls: return instances of the class,
+        e.g. `[cls(city="Paris"), cls(city="Tokyo", unit="celsius")]`. Called when the
+        class is made (an invalid example raises `ToolDefinitionError` then). Anthropic
+        gets them as `input_examples`; the other APIs at the end of the description (the
+        schema report says so). Each goes as the JSON the model would send: aliases, and
+        only the fields the example sets."""
+        return ()
+
+    @classmethod
+    def __pydantic_init_subclass__(cls, **kwargs: Any) -> None:
+        super().__pydantic_init_subclass__(**kwargs)
+        examples: Any = cls.model_tool_input_examples
+        if cls.__pydantic_complete__ and examples.__func__ is not _NO_EXAMPLES:
+            from ._examples import example_arguments
+
+            example_arguments(cls)  # invalid examples raise now, not at the first request
+
     @classmethod
     def __get_pydantic_core_schema__(
         cls, source: type[pydantic.BaseModel], handler: pydantic.GetCoreSchemaHandler
@@ -297,13 +385,17 @@ class FunctionToolModel(ToolModel):
 
     @classmethod
     def model_tool_json_schema(cls) -> dict[str, Any]:
-        """The JSON schema of the arguments, before any per-API compilation (a fresh copy)."""
+        """The JSON schema of the arguments, before any per-API compilation (a fresh copy):
+        pydantic's, without the titles it makes up from names (see `model_tool_titles`),
+        or `model_tool_custom_json_schema` as given."""
         custom = cls.model_tool_custom_json_schema
         if custom is not None:
             return copy_json(custom)
-        from ._nested_docs import DocumentedSchema  # see there: nested field docstrings
+        from ._nested_docs import DocumentedSchema, UntitledDocumentedSchema
 
-        return cls.model_json_schema(schema_generator=DocumentedSchema)
+        if cls.model_tool_titles:
+            return cls.model_json_schema(schema_generator=DocumentedSchema)
+        return cls.model_json_schema(schema_generator=UntitledDocumentedSchema)
 
     @overload
     @classmethod
@@ -410,6 +502,10 @@ class FunctionToolModel(ToolModel):
         return f"{cls.__name__}({json.dumps(body, indent=4, ensure_ascii=False)})"
 
 
+_NO_EXAMPLES: Any = cast(Any, FunctionToolModel.model_tool_input_examples).__func__
+"""The base's `model_tool_input_examples`, which gives none."""
+
+
 class CustomToolModel(ToolModel):
     """An OpenAI custom tool: the model sends free text (optionally grammar-constrained)."""
 
@@ -470,6 +566,9 @@ class CustomToolModel(ToolModel):
             name=cls.model_tool_name(),
             description=cls._tool_description(),
             format=normalize_format(cls, cls.model_tool_format),
+            namespace=cls.model_tool_namespace,
+            local_name=cls._local_name(),
+            defer_loading=cls._deferred(),
         )
         return bound.custom_definition(spec)
 
@@ -543,12 +642,28 @@ def _function_spec(
         compiled = compile_schema(schema, api, strict=strict, custom=custom, unchecked=unchecked)
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
+        text, report, examples = cls._tool_description(description), compiled.report, ()
+        if not output:
+            from ._examples import example_arguments, with_examples_described
+
+            text, examples, report = with_examples_described(
+                text,
+                example_arguments(cls),
+                report,
+                api,
+                native=adapter(api).native_input_examples,
+            )
         spec = per_api[key] = FunctionToolSpec(
             name=cls.model_tool_name(),
-            description=cls._tool_description(description),
+            description=text,
             parameters=compiled.schema,
             strict=strict,
-            report=compiled.report,
+            report=report,
+            namespace=None if output else cls.model_tool_namespace,
+            local_name="" if output else cls._local_name(),
+            defer_loading=not output and cls._deferred(),
+            input_examples=examples,
+            eager_input_streaming=not output and cls.model_tool_eager_input_streaming,
         )
     return spec
 

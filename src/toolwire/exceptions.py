@@ -22,6 +22,8 @@ Hierarchy::
     ├── StreamOrderError (ValueError)   stream items in an order the API never sends
     ├── HandlerCancelledError (RuntimeError)  (aio) a call's handler or hook raised
     │                                    CancelledError itself, or other code cancelled its task
+    ├── ToolHookError (RuntimeError)    a `before`/`after` hook raised: the call's
+    │                                    unexpected error
     └── ToolBatchError (ExceptionGroup)   unexpected handler exceptions in a batch
 
     ErrorForLLMToSee                   raised by *your* handler: its text goes to the model
@@ -33,7 +35,7 @@ unknown names, invalid arguments) becomes a failure *result*, never an exception
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from ._call import StandardToolCall
@@ -48,12 +50,14 @@ __all__ = [
     "MCPServerError",
     "MediaError",
     "PendingCallError",
+    "PromptCacheWarning",
     "SchemaError",
     "StreamIncompleteError",
     "StreamOrderError",
     "ToolBatchError",
     "ToolChoiceError",
     "ToolDefinitionError",
+    "ToolHookError",
     "ToolwireError",
     "ToolwireWarning",
     "UnexpectedObjectError",
@@ -66,6 +70,13 @@ __all__ = [
 class ToolwireWarning(UserWarning):
     """Something toolwire can work with but you probably did not mean: a tool with no
     description (the model sees only its name)."""
+
+
+class PromptCacheWarning(ToolwireWarning):
+    """A request that changes what the API's prompt cache keys on: on Anthropic, a tool
+    choice over a subset (`tool_choice(..., among=...)`) sends a narrower tool list, so
+    it cannot reuse what requests with the whole list cached. Filter it once you mean it:
+    `warnings.filterwarnings("ignore", category=PromptCacheWarning)`."""
 
 
 class ErrorForLLMToSee(Exception):
@@ -124,8 +135,11 @@ class PendingCallError(ToolwireError, ValueError):
     pass `changed="refuse"`) for stored calls whose tool changed since they were
     validated: its arguments changed, it left the group, or a tool of that name was
     added. Raised by `run_pending`, before any handler runs, for a `PendingCall` given
-    to `run_pending` before or listed twice, and for one whose name now belongs to
-    another tool class than the one it was validated with.
+    to `run_pending` before or listed twice, for one whose name now belongs to
+    another tool class than the one it was validated with, for two entries answering
+    one call id, and for a list that leaves calls of a response unanswered (unless
+    `partial=True`). Raised by `dump_pending` for calls already given to `run_pending`,
+    and by `load_pending` for a dump that lists a call twice or has a newer format.
 
     Attributes:
         calls: the calls concerned, in order (each a `StandardToolCall`, so
@@ -171,6 +185,58 @@ class HandlerCancelledError(ToolwireError, RuntimeError):
     would tell the caller it was cancelled; instead this is the call's unexpected error
     (its `__cause__` is the `CancelledError`). A real cancellation of the caller's task
     still propagates as `CancelledError`."""
+
+
+class ToolHookError(ToolwireError, RuntimeError):
+    """A `before` or `after` hook (`ToolHooks`) raised while a call ran. It is that call's
+    unexpected error, as a handler's exception would be: in `ToolBatchError` (with every
+    other call's result, see `answer_all()`), or, with `unexpected_errors="fail"`, a
+    generic failure answering the call. A single `run_tool_call` raises it.
+
+    The model never reads what the call returned when its `after` hook raised (the hook
+    may have been the one redacting it); that result is kept here for you.
+
+    Attributes:
+        hook: "before" (the handler did not run) or "after" (it ran).
+        call: the call.
+        result: for an `after` hook, the call's result the hook was given (None when the
+            handler raised itself); None for a `before` hook.
+
+    Its `__cause__` is the hook's own exception.
+    """
+
+    hook: Literal["before", "after"]
+    call: StandardToolCall
+    result: ToolCallResult[Any] | None
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        hook: Literal["before", "after"],
+        call: StandardToolCall,
+        result: ToolCallResult[Any] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.hook = hook
+        self.call = call
+        self.result = result
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # pickle rebuilds an exception as `cls(*self.args)`: pass the keywords too.
+        state = {k: v for k, v in self.__dict__.items() if k not in ("hook", "call", "result")}
+        return (_rebuild_hook_error, (type(self), str(self), self.hook, self.call, self.result), state or None)  # fmt: skip
+
+
+def _rebuild_hook_error(
+    cls: type[ToolHookError],
+    message: str,
+    hook: Literal["before", "after"],
+    call: StandardToolCall,
+    result: ToolCallResult[Any] | None,
+) -> ToolHookError:
+    """Unpickle (or copy) a `ToolHookError`."""
+    return cls(message, hook=hook, call=call, result=result)
 
 
 class StreamIncompleteError(ToolwireError, RuntimeError):

@@ -150,8 +150,8 @@ def test_the_sdk_client_lists_and_calls_a_core_group() -> None:
                 "description": "Greet someone by name.",
                 "input_schema": {
                     "properties": {
-                        "name": {"title": "Name", "type": "string"},
-                        "times": {"default": 1, "title": "Times", "type": "integer"},
+                        "name": {"type": "string"},
+                        "times": {"default": 1, "type": "integer"},
                     },
                     "required": ["name"],
                     "type": "object",

@@ -489,13 +489,13 @@ def test_loose_definitions_keep_the_definitions_their_keywords_refer_to() -> Non
     """`dict[Color, int]` refers to Color in `propertyNames`, `Json[Cat]` to Cat in
     `contentSchema`: those definitions were dropped, and the API got a dangling $ref."""
     tool = loose(Containers)
-    expected = tool.model_json_schema()
-    del expected["title"], expected["description"]
+    expected = tool.model_tool_json_schema()
+    del expected["description"]
     for api in ("chat.completions", "responses", "anthropic"):
         assert parameters(tool, api) == expected
-    assert parameters(loose(JsonText), "chat.completions")["$defs"] == {
-        "Cat": Cat.model_json_schema()
-    }
+    cat = loose(JsonText).model_tool_json_schema()["$defs"]["Cat"]
+    assert "title" not in cat
+    assert parameters(loose(JsonText), "chat.completions")["$defs"] == {"Cat": cat}
 
 
 def test_gemini_words_spell_out_the_keys_a_dict_takes() -> None:
@@ -508,7 +508,6 @@ def test_gemini_words_spell_out_the_keys_a_dict_takes() -> None:
                 {"additionalProperties": {"type": "integer"}, "type": "object"},
                 {"type": "null"},
             ],
-            "title": "By Color",
             "description": 'Constraints: keys are one of "red", "blue". Send null to use the default ({}).',
         }
     )
@@ -588,7 +587,6 @@ def test_extension_keywords_are_annotations() -> None:
     assert d == snapshot(
         {
             "anyOf": [{"type": "integer"}, {"type": "null"}],
-            "title": "D",
             "description": "Send null to use the default (4). Examples: 1, 2.",
         }
     )

@@ -11,7 +11,13 @@ from ..exceptions import ToolDefinitionError, ToolwireError
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
-    from .._definition import CustomToolSpec, FunctionToolSpec
+    from .._definition import (
+        CustomToolSpec,
+        FunctionToolSpec,
+        ServerSearch,
+        ToolNamespace,
+        ToolSearchExecution,
+    )
     from .._media import MediaPlacement, Placement
     from .._parts import MediaPart
     from .._result import ToolCallResult
@@ -31,9 +37,44 @@ class Adapter(Protocol):
     """Whether the API constrains structured output to its schema subset whatever is
     asked (so formats compile strict there)."""
 
+    native_input_examples: bool
+    """Whether a tool definition has a field for example arguments (else they go in the
+    description)."""
+
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]: ...
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        """The API's `tools` value from one definition per tool, in group order, and
+        the namespace of each (Responses nests a namespace's tools in one item)."""
+        ...
+
+    defers_natively: bool
+    """Whether the API's definitions carry `defer_loading` (else `tool_definitions`
+    leaves deferred tools out until a search loads them)."""
+
+    def tool_search_definition(
+        self, definition: Any, execution: ToolSearchExecution, server: ServerSearch
+    ) -> Any:
+        """The definition of the group's tool search, from its plain function
+        `definition`: the API's own search tool where the server runs it."""
+        ...
+
+    def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
+        """The names of the tools the searches and references in `history` (this API's
+        messages or items) loaded, in order."""
+        ...
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Mark the end of `rendered` (fresh tool definitions, or the messages answering a
+        turn) as a prompt-cache breakpoint with lifetime `ttl` (True: the API's default),
+        where the API takes explicit breakpoints; nothing where it caches on its own.
+        `ValueError` for a lifetime the API does not take."""
+        ...
+
     def output_format(self, spec: FunctionToolSpec) -> Any: ...
     def tool_choice_params(
         self, choice: CheckedChoice, *, parallel: bool | None, thinking: object

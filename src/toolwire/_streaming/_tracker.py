@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any
 
-from .._call import StandardToolCall, synthesized_id
+from .._call import CallType, StandardToolCall, synthesized_id
 from ._events import (
     NewArgumentsDelta,
     ToolCallArgumentsDelta,
@@ -33,7 +33,7 @@ class OpenCall:
     call_id: str
     synthesized_id: bool
     name: str
-    kind: Literal["function", "custom"]
+    kind: CallType
     preview: ArgumentsPreview = field(default_factory=ArgumentsPreview)
 
     @property
@@ -67,7 +67,7 @@ class CallTracker:
         provider_index: int,
         call_id: str | None,
         name: str,
-        kind: Literal["function", "custom"] = "function",
+        kind: CallType = "function",
     ) -> ToolCallStarted:
         """Open a call; its id is synthesized (stably, from the response id and the
         call's position) when the API sent none."""

@@ -21,6 +21,7 @@ import mcp_types as types
 
 from .._media import SIGNED_IMAGE_TYPES, image_bytes_problem, image_bytes_type, inline
 from .._parts import FilePart, ImagePart, ResultPart, guess_media_type
+from .._references import ToolReference, references_text
 from ..exceptions import MediaError
 
 __all__ = ["mcp_content", "result_parts"]
@@ -232,6 +233,8 @@ def mcp_content(parts: Sequence[ResultPart], text: str) -> list[types.ContentBlo
 def _block(part: ResultPart, index: int) -> types.ContentBlock:
     if isinstance(part, str):
         return types.TextContent(text=part)
+    if isinstance(part, ToolReference):  # MCP has no tool references: named in text
+        return types.TextContent(text=references_text([part]))
     part = inline(part)  # a `data:` URL goes as the bytes it holds, not as a link
     media_type = part.media_type or "application/octet-stream"
     if part.data is None:

@@ -30,6 +30,7 @@ __all__ = [
     "FakeServer",
     "FakeTool",
     "RejectedRequest",
+    "allow_only",
 ]
 
 
@@ -125,6 +126,9 @@ class FakeRequest:
     stream: bool = False
     model: str = ""
     """The model the request names (in the body, or in the URL for Gemini)."""
+    allowed: list[str] | None = None
+    """The tools the tool choice lets the model call (a forced tool, or a choice over a
+    subset), by name; None: every tool offered."""
 
 
 class RejectedRequest(Exception):
@@ -136,6 +140,19 @@ class RejectedRequest(Exception):
         self.message = message
         self.status = status
         self.body = body
+
+
+def allow_only(request: FakeRequest, names: Sequence[object], where: str) -> None:
+    """Let the model call only the tools `names` (read from the request's tool choice at
+    `where`); like the live APIs, a name the request's `tools` do not offer is refused."""
+    offered = {tool.name for tool in request.tools}
+    unknown = [name for name in names if not isinstance(name, str) or name not in offered]
+    if unknown:
+        raise RejectedRequest(
+            f"Invalid value for '{where}': the tool {unknown[0]!r} is not in 'tools'. Offer "
+            "it in tools, or name only tools the request offers."
+        )
+    request.allowed = [str(name) for name in names]
 
 
 class FakeCodec(Protocol):
@@ -238,6 +255,8 @@ def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
     - Otherwise: a short text quoting the latest tool results.
     """
     callable_tools = [] if request.tool_choice_none else request.tools
+    if request.allowed is not None:
+        callable_tools = [tool for tool in callable_tools if tool.name in request.allowed]
     if request.output_schema is not None and not (callable_tools and request.rounds == 0):
         value: Any = None
         if invalid_first and not request.output_strict and request.assistant_turns == 0:

@@ -32,7 +32,8 @@ from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, place, tool_result_block
+from .results import attachment_blocks, cache_control, place, tool_result_block
+from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
         ToolParam,
     )
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -61,6 +62,7 @@ class AnthropicAdapter:
     api: Literal["anthropic"] = "anthropic"
     output_always_strict = True
     """`output_config.format` has no strict flag: it always constrains to the subset."""
+    native_input_examples = True
 
     # -- definitions ---------------------------------------------------------------
 
@@ -72,6 +74,12 @@ class AnthropicAdapter:
             tool["description"] = spec.description
         if spec.strict:
             tool["strict"] = True
+        if spec.defer_loading:
+            tool["defer_loading"] = True
+        if spec.input_examples:
+            tool["input_examples"] = [dict(example) for example in spec.input_examples]
+        if spec.eager_input_streaming:
+            tool["eager_input_streaming"] = True
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
@@ -82,8 +90,27 @@ class AnthropicAdapter:
             "the OpenAI APIs."
         )
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    defers_natively = True
+    tool_search_definition = staticmethod(tool_search_definition)
+    loaded_tool_names = staticmethod(loaded_tool_names)
+
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return definitions  # namespaced tools go by their flat names
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """`cache_control` on the last definition, or on the last block of the user
+        message answering a turn: the cache then holds everything up to it."""
+        control = cache_control(ttl)
+        if not rendered:
+            return
+        if where == "tools":
+            rendered[-1]["cache_control"] = control
+        else:
+            rendered[-1]["content"][-1]["cache_control"] = control
 
     def output_format(self, spec: FunctionToolSpec) -> JSONOutputFormatParam:
         # The format has no name or description field: the model's docstring goes at the

@@ -1,7 +1,8 @@
 """Anthropic result rendering: one `tool_result` block per call. No SDK import.
 
 `tool_result.content` takes text, image and document blocks, so a result's images and
-files go inside it, in the order the handler returned them. With `media="message"`
+files go inside it, in the order the handler returned them; a `ToolReference` becomes a
+`tool_reference` block there (loading a deferred tool). With `media="message"`
 they go right after the tool_result blocks, in the same user message (the results
 must come first). Audio and video reach the model nowhere on this API: a note takes
 their place, as it does for an image of a type Anthropic does not take (heic, heif).
@@ -17,7 +18,7 @@ counts as sent too (base64 for a PDF), against the 32 MB a request holds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from ..._media import (
     MediaPlacement,
@@ -34,24 +35,39 @@ from ..._media import (
     text_bytes_problem,
 )
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
+from ..._references import ToolReference, references_text
 
 if TYPE_CHECKING:
     from anthropic.types import (
+        CacheControlEphemeralParam,
         DocumentBlockParam,
         ImageBlockParam,
         TextBlockParam,
+        ToolReferenceBlockParam,
         ToolResultBlockParam,
     )
 
     from ..._result import ToolCallResult
 
-__all__ = ["attachment_blocks", "place", "tool_result_block"]
+__all__ = ["attachment_blocks", "cache_control", "place", "tool_result_block"]
 
 ANTHROPIC_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 ANTHROPIC_MAX_IMAGE_BYTES = 5 * 1024 * 1024
 """Of base64 ("image exceeds 5 MB maximum: 5333336 bytes > 5242880 bytes")."""
 ANTHROPIC_MAX_DOCUMENT_BYTES = 32 * 1024 * 1024
 """What a whole request holds: no document sent larger fits."""
+
+
+def cache_control(ttl: str | Literal[True]) -> CacheControlEphemeralParam:
+    """The `cache_control` of a breakpoint with lifetime `ttl` (True: the API's default,
+    five minutes)."""
+    if ttl is True:
+        return {"type": "ephemeral"}
+    if ttl == "5m" or ttl == "1h":
+        return {"type": "ephemeral", "ttl": ttl}
+    raise ValueError(
+        f"cache_breakpoint={ttl!r}: Anthropic's cache lives '5m' (the default: pass True) or '1h'."
+    )
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
@@ -116,7 +132,7 @@ def tool_result_block(
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": laid_out(result, media, place, _text_block, media_block),
+        "content": laid_out(result, media, place, _text_block, media_block, _reference_block),
     }
     if result.fail_reason is not None:
         block["is_error"] = True
@@ -125,6 +141,14 @@ def tool_result_block(
 
 def _text_block(text: str) -> TextBlockParam:
     return {"type": "text", "text": text}
+
+
+def _reference_block(reference: ToolReference) -> ToolReferenceBlockParam | TextBlockParam:
+    """A `tool_reference` block loading a deferred tool; a tool that is not deferred
+    (the API refuses a reference to it) is named in text instead."""
+    if reference.deferred:
+        return {"type": "tool_reference", "tool_name": reference.name}
+    return _text_block(references_text([reference]))
 
 
 def attachment_blocks(

@@ -77,16 +77,22 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
-from .results import attachments, function_response_part, place
+from .results import attachments, built, function_response_part, place
 from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec, GeminiResponseFormat
+    from ..._definition import (
+        CustomToolSpec,
+        FunctionToolSpec,
+        GeminiResponseFormat,
+        ToolNamespace,
+    )
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -109,6 +115,7 @@ class GeminiAdapter:
 
     api: Literal["gemini"] = "gemini"
     output_always_strict = False
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -130,7 +137,33 @@ class GeminiAdapter:
             "or offer it only on the OpenAI APIs."
         )
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Tool]:
+    defers_natively = False
+
+    def tool_search_definition(self, definition: Any, execution: Any, server: Any) -> Any:
+        """Gemini has no search tool of its own: toolwire's runs as a function."""
+        return definition
+
+    def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
+        """The tools named as loaded in the history's function responses (see
+        `_references`): `Content` objects, or their dict forms."""
+        names: list[str] = []
+        for content in history:
+            for part in _get(content, "parts") or ():
+                response = _get(_get(part, "function_response", "functionResponse"), "response")
+                names += loaded_names(_get(response, "output"))
+        return names
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: Gemini caches prompt prefixes on its own (explicit caching is a
+        separate `CachedContent`), with no breakpoint to set."""
+
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Tool]:
+        """One `types.Tool` holding every declaration (namespaced tools by their flat
+        names)."""
         from google.genai import types
 
         declarations = [
@@ -207,7 +240,7 @@ class GeminiAdapter:
         from google.genai import types
 
         parts = [function_response_part(result, media) for result in results]
-        return [types.Content(role="user", parts=parts), *attachments(results, media)]
+        return [built(types.Content, role="user", parts=parts), *attachments(results, media)]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""

@@ -1,5 +1,7 @@
 """Gemini tool choice: a `ToolConfig` whose `FunctionCallingConfig` mode is AUTO, NONE or
-ANY (with the one allowed function when a tool is forced). Gemini has no parallel
+ANY (with the one allowed function when a tool is forced). Over a subset, the allowed
+function names go with ANY ("required") or VALIDATED ("auto": calls of those functions,
+checked against their schemas, or text), the modes that take them. Gemini has no parallel
 switch and no custom tools: asking for either raises."""
 
 from __future__ import annotations
@@ -38,6 +40,16 @@ def _tool_config(choice: CheckedChoice, parallel: bool | None) -> ToolConfig:
             f"{choice.tool} is a custom (free-text) tool; Gemini has no custom tools. "
             "Force a function tool, or use an OpenAI API."
         )
+    if choice.among:
+        choice.refuse_custom_among("Gemini")
+        mode = (
+            types.FunctionCallingConfigMode.ANY
+            if choice.mode == "required"
+            else types.FunctionCallingConfigMode.VALIDATED
+        )
+        names = [name for name, _ in choice.among]
+        config = types.FunctionCallingConfig(mode=mode, allowed_function_names=names)
+        return types.ToolConfig(function_calling_config=config)
     if choice.mode == "auto":
         return types.ToolConfig(
             function_calling_config=types.FunctionCallingConfig(

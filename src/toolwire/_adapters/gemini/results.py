@@ -18,7 +18,9 @@ not valid") are noted.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import pydantic
 
 from ..._media import (
     MediaPlacement,
@@ -36,7 +38,27 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["NAMELESS_CALL_NAME", "attachments", "function_response_part", "place"]
+__all__ = ["NAMELESS_CALL_NAME", "attachments", "built", "function_response_part", "place"]
+
+Model = TypeVar("Model", bound=pydantic.BaseModel)
+
+_EMPTY: dict[type[pydantic.BaseModel], pydantic.BaseModel] = {}
+"""One empty instance per SDK class, which `built` copies."""
+
+
+def built(cls: type[Model], **fields: Any) -> Model:
+    """An SDK model holding `fields`, values already of the fields' types, without
+    validating them again.
+
+    google-genai's models validate every field on construction (a Part has over twenty):
+    building a rendered result's Content, Part and FunctionResponse that way was most of
+    a Gemini response's dispatch. The copy is equal to the validated model, with the same
+    fields set. Only for values toolwire made itself (strings, dicts, SDK models)."""
+    empty = _EMPTY.get(cls)
+    if empty is None:
+        empty = _EMPTY[cls] = cls()
+    return empty.model_copy(update=fields)  # pyright: ignore[reportReturnType]
+
 
 NAMELESS_CALL_NAME = "unnamed_function"
 """The name a function response carries when its call came without one.
@@ -97,14 +119,14 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
 
     key = "output" if result.fail_reason is None else "error"
     text, native = text_with_notes(result, media, place)
-    return types.Part(
-        function_response=types.FunctionResponse(
-            id=None if result.synthesized_id else result.call_id,
-            name=result.name or NAMELESS_CALL_NAME,
-            response={key: text},
-            parts=[_response_part(part) for part in native] or None,
-        )
+    response = built(
+        types.FunctionResponse,
+        id=None if result.synthesized_id else result.call_id,
+        name=result.name or NAMELESS_CALL_NAME,
+        response={key: text},
+        parts=[_response_part(part) for part in native] or None,
     )
+    return built(types.Part, function_response=response)
 
 
 def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -> list[Content]:

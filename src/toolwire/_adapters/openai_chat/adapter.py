@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import api_or_none, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params import FunctionDefinition, ResponseFormatJSONSchema
     from openai.types.shared_params.response_format_json_schema import JSONSchema
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -49,6 +50,7 @@ class ChatCompletionsAdapter:
 
     api: Literal["chat.completions"] = "chat.completions"
     output_always_strict = False
+    native_input_examples = False
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server
@@ -86,8 +88,29 @@ class ChatCompletionsAdapter:
                 custom["format"] = {"type": "text"}
         return {"type": "custom", "custom": custom}
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    defers_natively = False
+
+    def tool_search_definition(self, definition: Any, execution: Any, server: Any) -> Any:
+        """Chat Completions has no search tool of its own: toolwire's runs as a function."""
+        return definition
+
+    def loaded_tool_names(self, history: Sequence[object]) -> list[str]:
+        """The tools named as loaded in the history's tool messages (see `_references`)."""
+        names: list[str] = []
+        for message in history:
+            if field(message, "role") == "tool":
+                names += loaded_names(field(message, "content"))
+        return names
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """Nothing: the API caches prompt prefixes on its own, with no breakpoint to set."""
+
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return definitions  # namespaced tools go by their flat names
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatJSONSchema:
         check_openai_name(spec.name, self.api)

@@ -1,6 +1,7 @@
-"""Chat Completions tool choice: the mode as it is, or `{"type": "function", "function":
-{"name": ...}}` (`"custom"` for a custom tool), with the top-level parallel switch;
-refused where the server would refuse it (a forced choice, on servers that think)."""
+"""Chat Completions tool choice: the mode as it is, `{"type": "function", "function":
+{"name": ...}}` (`"custom"` for a custom tool), or `{"type": "allowed_tools", ...}` over a
+subset, with the top-level parallel switch; refused where the server would refuse it (a
+forced choice, on servers that think)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,10 @@ def choice_params(
     request turns it off; None leaves the server's default."""
     if choice.mode == "required" and server.forced_tool_choice != "accepted":
         _refuse_forced(choice, thinking, server)
+    if choice.among:
+        tools = [{"type": kind, kind: {"name": name}} for name, kind in choice.among]
+        allowed = {"type": "allowed_tools", "allowed_tools": {"mode": choice.mode, "tools": tools}}
+        return openai_choice_params(allowed, parallel)
     if choice.tool is None:
         return openai_choice_params(choice.mode, parallel)
     forced = {"type": choice.kind, choice.kind: {"name": choice.tool}}

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
         ChatCompletionToolMessageParam,
         ChatCompletionUserMessageParam,
     )
+    from openai.types.chat.chat_completion_content_part_image_param import ImageURL
 
     from ..._result import ToolCallResult
 
@@ -82,8 +83,10 @@ def attachments(results: Sequence[ToolCallResult[Any]]) -> list[ChatCompletionUs
 
 def _content_part(part: MediaPart) -> ChatCompletionContentPartParam:
     if isinstance(part, ImagePart):
-        url = part.url if part.url is not None else data_url(part)
-        return {"type": "image_url", "image_url": {"url": url}}
+        image: ImageURL = {"url": part.url if part.url is not None else data_url(part)}
+        if part.detail is not None:
+            image["detail"] = part.detail
+        return {"type": "image_url", "image_url": image}
     if part.file_id is not None:
         return {"type": "file", "file": {"file_id": part.file_id}}
     assert part.data is not None

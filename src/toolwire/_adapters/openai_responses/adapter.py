@@ -2,10 +2,13 @@
 history out.
 
 Calls are the `function_call` and `custom_tool_call` output items; the id to answer
-is the item's `call_id` (its `id` is the item id, `fc_...`). Other client-side calls
-(computer, shell, apply_patch, MCP approval, client tool search...) raise
+is the item's `call_id` (its `id` is the item id, `fc_...`). A call inside a namespace
+is read under its flat name (`crm__get_customer`, see `ToolNamespace`). A
+`tool_search_call` the client runs is a "tool_search" call to the group's tool search.
+Other client-side calls (computer, shell, apply_patch, MCP approval...) raise
 `UnhandledCallsError` unless the caller passes `other_calls="ignore"`; server-side
-tool items, messages and reasoning are skipped.
+tool items (a tool search the server ran among them), messages and reasoning are
+skipped.
 
 Truncation (`turn.is_cut`): a call item with status `incomplete` was cut by the length
 limit. In a response that stopped early (`incomplete`, `failed`, `cancelled`), a call
@@ -30,14 +33,23 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import RESPONSES_ITEM_TYPES, api_of, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import call_text, field
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
-from .items import CALL_KINDS, ClientCall, client_call, unhandled_message
+from .definitions import loaded_tool_names, nested, tool_search_definition
+from .items import (
+    CALL_KINDS,
+    ClientCall,
+    client_call,
+    flat_name,
+    is_search_call,
+    unhandled_message,
+)
 from .replay import as_input_item
-from .results import attachments, output_item, place
+from .results import attachments, mark_breakpoint, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
@@ -48,7 +60,7 @@ if TYPE_CHECKING:
         ResponseInputItemParam,
     )
 
-    from ..._definition import CustomToolSpec, FunctionToolSpec
+    from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
     from ..._media import MediaPlacement, Placement
     from ..._parts import MediaPart
     from ..._result import ToolCallResult
@@ -63,26 +75,33 @@ class ResponsesAdapter:
 
     api: Literal["responses"] = "responses"
     output_always_strict = False
+    defers_natively = True
+    native_input_examples = False
 
     # -- definitions ---------------------------------------------------------------
 
     def function_definition(self, spec: FunctionToolSpec) -> FunctionToolParam:
-        check_openai_name(spec.name, self.api)
-        return {
+        check_openai_name(spec.local_name, self.api)
+        definition: FunctionToolParam = {
             "type": "function",
-            "name": spec.name,
+            "name": spec.local_name,
             "description": spec.description,
             "parameters": spec.fresh_parameters(),
             "strict": spec.strict,
         }
+        if spec.defer_loading:
+            definition["defer_loading"] = True
+        return definition
 
     def custom_definition(self, spec: CustomToolSpec) -> CustomToolParam:
-        check_openai_name(spec.name, self.api)
+        check_openai_name(spec.local_name, self.api)
         definition: CustomToolParam = {
             "type": "custom",
-            "name": spec.name,
+            "name": spec.local_name,
             "description": spec.description,
         }
+        if spec.defer_loading:
+            definition["defer_loading"] = True
         fmt = spec.format
         if fmt is not None:
             if fmt["type"] == "grammar":
@@ -95,8 +114,20 @@ class ResponsesAdapter:
                 definition["format"] = {"type": "text"}
         return definition
 
-    def tool_definitions(self, definitions: list[Any]) -> list[Any]:
-        return definitions
+    def tool_definitions(
+        self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]
+    ) -> list[Any]:
+        return nested(definitions, namespaces)
+
+    tool_search_definition = staticmethod(tool_search_definition)
+    loaded_tool_names = staticmethod(loaded_tool_names)
+
+    def mark_cache_breakpoint(
+        self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
+    ) -> None:
+        """A `prompt_cache_breakpoint` on the last content part of the turn's answer (an
+        output's text becomes its one `input_text` part); tool definitions take none."""
+        mark_breakpoint(rendered, ttl, tools=where == "tools")
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
         check_openai_name(spec.name, self.api)
@@ -139,7 +170,7 @@ class ResponsesAdapter:
             data = _plain(item)
             param = as_input_item(data)
             kind = data.get("type")
-            if kind in CALL_KINDS:
+            if kind in CALL_KINDS or is_search_call(kind, data):
                 if not param.get("call_id"):
                     param["call_id"] = synthesized_id(response_id, ordinal)
                 if kind == "function_call" and param.get("arguments") is None:
@@ -222,6 +253,8 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
             call_id, status, name = item.call_id, item.status, item.name
             if not call_id or not name or not (status == "completed" or status is None):
                 return None
+            if item.namespace is not None:
+                name = flat_name(name, item.namespace)
             calls.append(StandardToolCall("function", call_id, name, item.arguments))
         elif kind != "message" and kind != "reasoning":
             return None
@@ -250,6 +283,8 @@ def _read_items(
                     and name
                     and (status == "completed" or (status is None and not stopped_early))
                 ):
+                    if item.namespace is not None:
+                        name = flat_name(name, item.namespace)
                     calls.append(StandardToolCall("function", call_id, name, item.arguments))
                     continue
             get = partial(getattr, item)
@@ -263,6 +298,20 @@ def _read_items(
             raise _not_an_item(item)
         call_kind = CALL_KINDS.get(kind)
         if call_kind is None:
+            if is_search_call(kind, item):
+                call_id = call_text(get("call_id", None), "call_id", "responses")
+                cut = is_cut(get("status", None), stopped_early, position == last)
+                calls.append(
+                    StandardToolCall(
+                        "tool_search",
+                        call_id or synthesized_id(response_id, len(calls)),
+                        TOOL_SEARCH_NAME,
+                        get("arguments", None),
+                        not call_id,
+                        cut,
+                    )
+                )
+                continue
             if _is_foreign(item, kind):
                 raise _not_an_item(item)
             other = client_call(kind, item)
@@ -271,11 +320,12 @@ def _read_items(
             continue
         call_id = call_text(get("call_id", None), "call_id", "responses")
         cut = is_cut(get("status", None), stopped_early, position == last)
+        name = call_text(get("name", None), "name", "responses") or ""
         calls.append(
             StandardToolCall(
                 "custom" if call_kind == "custom" else "function",
                 call_id or synthesized_id(response_id, len(calls)),
-                call_text(get("name", None), "name", "responses") or "",
+                flat_name(name, call_text(get("namespace", None), "namespace", "responses")),
                 get("input" if call_kind == "custom" else "arguments", None),
                 not call_id,
                 cut,

@@ -1,17 +1,40 @@
 """Which Responses output items are calls toolwire runs, which are client-side calls
-it must not skip silently, and which it can ignore. No SDK import."""
+it must not skip silently, and which it can ignore. No SDK import.
+
+A `tool_search_call` the client runs (`execution: "client"`) is a call toolwire runs:
+it is read as a "tool_search" call to the group's tool search (`TOOL_SEARCH_NAME`),
+answered by a `tool_search_output`. One the server ran is not a call.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
 from ..._api import RESPONSES_ITEM_TYPES
+from ..._definition import NAMESPACE_SEPARATOR
 from .._base import field
 
-__all__ = ["CALL_KINDS", "ClientCall", "client_call", "unhandled_message"]
+__all__ = [
+    "CALL_KINDS",
+    "ClientCall",
+    "client_call",
+    "flat_name",
+    "is_search_call",
+    "unhandled_message",
+]
 
 CALL_KINDS: dict[str, str] = {"function_call": "function", "custom_tool_call": "custom"}
 """Item type -> `StandardToolCall.type`, for the calls toolwire runs."""
+
+
+def flat_name(name: str, namespace: str | None) -> str:
+    """The group's name for a call to `name` in `namespace`: the namespace's and the
+    tool's joined (`crm__get_customer`, see `ToolNamespace`). The API marks a top-level
+    tool that tool search loaded with a namespace of its own name: that is the name."""
+    if namespace and namespace != name:
+        return f"{namespace}{NAMESPACE_SEPARATOR}{name}"
+    return name
+
 
 _CLIENT_CALL_ANSWERS: dict[str, str] = {
     "computer_call": "computer_call_output",
@@ -19,13 +42,19 @@ _CLIENT_CALL_ANSWERS: dict[str, str] = {
     "shell_call": "shell_call_output",
     "apply_patch_call": "apply_patch_call_output",
     "mcp_approval_request": "mcp_approval_response",
-    "tool_search_call": "tool_search_output",
 }
 """Client-side calls of the SDK's `ResponseOutputItem` union, and the item answering each."""
 
-_NOT_CALLS = RESPONSES_ITEM_TYPES - CALL_KINDS.keys() - _CLIENT_CALL_ANSWERS.keys()
+_NOT_CALLS = (
+    RESPONSES_ITEM_TYPES - CALL_KINDS.keys() - _CLIENT_CALL_ANSWERS.keys() - {"tool_search_call"}
+)
 """Items with nothing for the client to run: text, reasoning, server-side tool calls
 (the server ran them) and outputs (every other item type toolwire knows)."""
+
+
+def is_search_call(kind: object, item: Any) -> bool:
+    """Whether `item` (of type `kind`) is a tool search the client runs."""
+    return kind == "tool_search_call" and field(item, "execution") == "client"
 
 
 class ClientCall:
@@ -45,12 +74,13 @@ class ClientCall:
 def client_call(kind: str, item: Any) -> ClientCall | None:
     """The client-side call `item` is, or None when the client has nothing to run.
 
-    Server-run variants are not client calls: a `tool_search_call` with
-    `execution="server"` and a `shell_call` running in a hosted container. An item
+    Server-run variants are not client calls: a `shell_call` running in a hosted
+    container (and a `tool_search_call`, which is a call toolwire runs when the client
+    runs it, and nothing to run when the server did). An item
     type toolwire does not know is a client call when it carries a `call_id` and is
     not an output (the developer enabled a tool this version does not describe).
     """
-    if kind in _NOT_CALLS:
+    if kind in _NOT_CALLS or kind == "tool_search_call":  # a client one is a call (above)
         return None
     answer = _CLIENT_CALL_ANSWERS.get(kind)
     if answer is None:
@@ -58,8 +88,6 @@ def client_call(kind: str, item: Any) -> ClientCall | None:
         if not call_id or kind.endswith("_output"):
             return None
         return ClientCall(kind, str(call_id), f"{kind}_output")
-    if kind == "tool_search_call" and field(item, "execution") != "client":
-        return None
     if kind == "shell_call" and field(field(item, "environment"), "type") == "container_reference":
         return None
     call_id = field(item, "call_id") or field(item, "id") or "(no id)"

@@ -12,7 +12,7 @@ URL, a file's `file_data`, never a `file_url`), with the checks bytes get.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._media import (
     MediaPlacement,
@@ -24,7 +24,9 @@ from ..._media import (
     moved_media,
 )
 from ..._parts import ImagePart, MediaPart
+from ..._references import ToolReference
 from .._openai import document_text, filename, openai_media_note
+from .definitions import nested
 
 if TYPE_CHECKING:
     from openai.types.responses import (
@@ -34,12 +36,21 @@ if TYPE_CHECKING:
         ResponseInputImageContentParam,
         ResponseInputItemParam,
         ResponseInputTextContentParam,
+        ResponseToolSearchOutputItemParamParam,
     )
-    from openai.types.responses.response_input_param import FunctionCallOutput
+    from openai.types.responses.response_input_param import AdditionalTools, FunctionCallOutput
+    from openai.types.responses.response_input_text_content_param import PromptCacheBreakpoint
 
     from ..._result import ToolCallResult
 
-__all__ = ["attachments", "output_item", "place"]
+__all__ = [
+    "attachments",
+    "loaded_definitions",
+    "mark_breakpoint",
+    "output_item",
+    "place",
+    "search_output",
+]
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
@@ -58,11 +69,37 @@ def output_item(
 ) -> FunctionCallOutput | ResponseCustomToolCallOutputParam:
     """The `function_call_output` (or `custom_tool_call_output`) item answering `result`,
     its images and files inside it (with `media="message"`, they follow in a user
-    message from `tool_result_messages` and this item's text says so)."""
+    message from `tool_result_messages` and this item's text says so). A `tool_search`
+    call gets its `tool_search_output`, holding the definitions of the tools it loads."""
+    if result.type == "tool_search":
+        return cast(Any, search_output(result))
     output: Any = laid_out(result, media, place, _input_text, _input_part)
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
     return {"type": "function_call_output", "call_id": result.call_id, "output": output}
+
+
+def mark_breakpoint(rendered: list[Any], ttl: str | Literal[True], *, tools: bool) -> None:
+    """Mark the last content part of `rendered` (the items answering a turn) as the end of
+    a reusable prompt prefix, with lifetime `ttl` (True: the request's default); tool
+    definitions have no such field (`tools`: nothing to do)."""
+    breakpoint: PromptCacheBreakpoint = {"mode": "explicit"}
+    if ttl == "30m":
+        breakpoint["ttl"] = "30m"
+    elif ttl == "12h":
+        breakpoint["ttl"] = "12h"
+    elif ttl is not True:
+        raise ValueError(
+            f"cache_breakpoint={ttl!r}: a Responses breakpoint lives '30m' (the default: "
+            "pass True) or '12h'."
+        )
+    if tools or not rendered:
+        return
+    last = rendered[-1]
+    key = "content" if "content" in last else "output"
+    if isinstance(last[key], str):
+        last[key] = [_input_text(last[key])]
+    last[key][-1]["prompt_cache_breakpoint"] = breakpoint
 
 
 def _input_text(text: str) -> ResponseInputTextContentParam:
@@ -72,23 +109,79 @@ def _input_text(text: str) -> ResponseInputTextContentParam:
 def attachments(
     results: Sequence[ToolCallResult[Any]], media: MediaPlacement
 ) -> list[ResponseInputItemParam]:
-    """The user message holding the images and files placed after the outputs (with
+    """What follows the outputs: one `additional_tools` item with the definitions of the
+    tools that function and custom results load (a tool search's output holds its own),
+    then the user message holding the images and files placed after the outputs (with
     `media="message"`); none when there are none."""
+    items: list[ResponseInputItemParam] = []
+    loaded = [
+        reference
+        for result in results
+        if result.type != "tool_search"
+        for reference in references_of(result)
+    ]
+    if loaded:
+        added: AdditionalTools = {
+            "type": "additional_tools",
+            "role": "developer",
+            "tools": loaded_definitions(loaded, defer=False),
+        }
+        items.append(added)
     content: list[ResponseFunctionCallOutputItemParam] = []
     for _, result, moved in moved_media(results, media, place):
         content.append(_input_text(attachments_intro(result)))
         content.extend(_input_part(part) for part in moved)
-    if not content:
-        return []
-    message: Any = {"role": "user", "content": content}
-    return [message]
+    if content:
+        message: Any = {"role": "user", "content": content}
+        items.append(message)
+    return items
+
+
+def search_output(result: ToolCallResult[Any]) -> ResponseToolSearchOutputItemParamParam:
+    """The `tool_search_output` answering a client `tool_search_call`: the definitions of
+    the tools it found, as deferred tools (none for a failure, or when nothing matched:
+    the item has no place for text)."""
+    return {
+        "type": "tool_search_output",
+        "call_id": result.call_id,
+        "execution": "client",
+        "status": "completed",
+        "tools": loaded_definitions(references_of(result), defer=True),
+    }
+
+
+def references_of(result: ToolCallResult[Any]) -> list[ToolReference]:
+    """The tool references among a result's parts, in order."""
+    return [p for p in result.result_parts if isinstance(p, ToolReference)]
+
+
+def loaded_definitions(references: Sequence[ToolReference], *, defer: bool) -> list[Any]:
+    """The Responses definitions of the referenced tools (each once), a namespace's nested
+    in its item; `defer`: as deferred tools (`defer_loading: true`, the shape tool search
+    loads), else as tools added outright."""
+    tools: list[Any] = []
+    for reference in references:
+        if all(t is not reference.tool for t in tools):
+            tools.append(reference.tool)
+    definitions: list[Any] = []
+    for tool in tools:
+        definition = tool.model_tool_definition("responses")
+        if defer:
+            definition["defer_loading"] = True
+        else:
+            definition.pop("defer_loading", None)
+        definitions.append(definition)
+    return nested(definitions, [tool.model_tool_namespace for tool in tools])
 
 
 def _input_part(
     part: MediaPart,
 ) -> ResponseInputImageContentParam | ResponseInputFileContentParam | ResponseInputTextContentParam:
     if isinstance(part, ImagePart):
-        image: ResponseInputImageContentParam = {"type": "input_image", "detail": "auto"}
+        image: ResponseInputImageContentParam = {
+            "type": "input_image",
+            "detail": part.detail or "auto",
+        }
         if part.file_id is not None:
             image["file_id"] = part.file_id
         else:

@@ -2,13 +2,15 @@
 
 What each event becomes:
 
-- `response.output_item.added` with a `function_call` / `custom_tool_call` item:
-  `ToolCallStarted` (id: the item's `call_id`; `provider_index`: its `output_index`,
-  which counts every output item, reasoning and messages included).
+- `response.output_item.added` with a `function_call` / `custom_tool_call` item, or a
+  `tool_search_call` the client runs: `ToolCallStarted` (id: the item's `call_id`;
+  `provider_index`: its `output_index`, which counts every output item, reasoning and
+  messages included; name: its flat name in a namespace, "tool_search" for a search).
 - `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
   `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
 - `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
-  arguments, or `ToolCallTruncated` when its status is `incomplete`. An item whose
+  arguments (a search's arguments object, whole), or `ToolCallTruncated` when its
+  status is `incomplete`. An item whose
   status does not settle it (none, as custom tool calls have; or `in_progress`) is
   decided as the adapter's truncation rule decides it in the final response: when the
   next output item starts (no status: complete) or at the terminal event (cut if the
@@ -35,17 +37,18 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, cast
 
 from ..._api import is_sdk_type, mro_names
+from ..._definition import TOOL_SEARCH_NAME
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker
 from ...exceptions import StreamIncompleteError, StreamOrderError
-from .items import CALL_KINDS
+from .items import CALL_KINDS, flat_name, is_search_call
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
     from openai.types.responses import Response
 
-    from ..._call import StandardToolCall
+    from ..._call import CallType, StandardToolCall
 
 __all__ = ["ResponsesStreamAccumulator"]
 
@@ -70,6 +73,16 @@ def _classify(item: object) -> int | None:
 
 
 _GATE = StreamGate("responses", _classify)
+
+
+def _kind_of(item: Any) -> CallType | None:
+    """The kind of call an output item is ("tool_search" for a tool search the client
+    runs), or None when it is no call toolwire runs."""
+    kind = item.type
+    call_kind = CALL_KINDS.get(kind)
+    if call_kind is not None:
+        return "custom" if call_kind == "custom" else "function"
+    return "tool_search" if is_search_call(kind, item) else None
 
 
 class ResponsesStreamAccumulator:
@@ -135,19 +148,23 @@ class ResponsesStreamAccumulator:
         self._started.add(index)
         ids = self._ids_of[index] = tuple(i for i in (item.id, item.call_id) if i)
         self._started_ids.update(ids)
-        call_kind = CALL_KINDS[item.type]
+        call_kind = _kind_of(item)
         if item.id:
             self._index_of_item[item.id] = index
+        if call_kind == "tool_search":  # its arguments are an object, whole at the end
+            name = TOOL_SEARCH_NAME
+        else:
+            name = flat_name(item.name, getattr(item, "namespace", None))
         started = self._tracker.start(
             index,
             provider_index=index,
             call_id=item.call_id,
-            name=item.name,
-            kind="custom" if call_kind == "custom" else "function",
+            name=name,
+            kind=call_kind or "function",
         )
         events: list[StreamEvent] = [started]
         first = item.input if call_kind == "custom" else item.arguments
-        if first:  # a backend that sends the whole call at once
+        if first and call_kind != "tool_search":  # a backend that sends the whole call at once
             delta = self._tracker.add(index, first)
             if delta is not None:
                 events.append(delta)
@@ -155,7 +172,7 @@ class ResponsesStreamAccumulator:
 
     def _added(self, index: int, item: Any) -> list[StreamEvent]:
         events = self._settle_before(index)
-        if item.type in CALL_KINDS and index not in self._started:
+        if _kind_of(item) is not None and index not in self._started:
             events += self._start(index, item)
         return events
 
@@ -176,7 +193,7 @@ class ResponsesStreamAccumulator:
     def _item_done(self, index: int, item: Any) -> list[StreamEvent]:
         self._done[index] = item
         events = self._settle_before(index)
-        if item.type not in CALL_KINDS or index in self._finished:
+        if _kind_of(item) is None or index in self._finished:
             return events
         self._finished.add(index)
         if index not in self._started:
@@ -210,7 +227,7 @@ class ResponsesStreamAccumulator:
                 cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
                 events.append(self._finish(key, item, truncated=cut))
         for position, item in enumerate(final.output):
-            if item.type in CALL_KINDS and not self._was_started(position, item):
+            if _kind_of(item) is not None and not self._was_started(position, item):
                 # Only the terminal event carried this call: report it all at once.
                 events += self._start(position, item)
                 cut = is_cut(getattr(item, "status", None), stopped_early, position == last)
@@ -224,7 +241,7 @@ class ResponsesStreamAccumulator:
         index `key`: matched on its ids, or on its position when the call had none."""
         ids = self._ids_of.get(key, ())
         for position, item in enumerate(output):
-            if item.type not in CALL_KINDS:
+            if _kind_of(item) is None:
                 continue
             if ids:
                 if item.id in ids or item.call_id in ids:

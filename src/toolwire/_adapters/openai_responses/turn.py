@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from ...exceptions import ToolwireError
 from .._base import field
-from .items import CALL_KINDS, client_call
+from .items import CALL_KINDS, client_call, is_search_call
 
 if TYPE_CHECKING:
     from ..._turn import TurnStatus
@@ -53,6 +53,8 @@ def status_of(items: Sequence[object], status: object, incomplete_details: objec
             parts: Sequence[object] = field(item, "content") or ()
             if isinstance(parts, list) and any(field(part, "type") == "refusal" for part in parts):
                 return "refused"
-        elif isinstance(kind, str) and (kind in CALL_KINDS or client_call(kind, item)):
+        elif isinstance(kind, str) and (
+            kind in CALL_KINDS or is_search_call(kind, item) or client_call(kind, item)
+        ):
             called = True
     return "tool_calls" if called else "done"

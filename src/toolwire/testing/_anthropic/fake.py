@@ -25,6 +25,7 @@ from .._fake import (
     FakeRequest,
     FakeServer,
     FakeTool,
+    allow_only,
     arguments_text,
     joined_text,
     json_list,
@@ -34,6 +35,7 @@ from .._fake import (
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes
+from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
 from .tools import anthropic_tool_definition_problem
@@ -66,7 +68,9 @@ class AnthropicCodec:
 
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]:
         messages = json_list(body.get("messages"))
-        problems = anthropic_history_problems(messages)
+        system = body.get("system")
+        outside = breakpoint_count(body.get("tools")) + breakpoint_count(system)
+        problems = anthropic_history_problems(messages, outside_breakpoints=outside)
         problems += anthropic_media_problems(messages)
         problems += _signature_problems(messages)
         if _thinking_enabled(body):
@@ -87,6 +91,8 @@ class AnthropicCodec:
         ]
         request = FakeRequest(tools=tools, stream=body.get("stream") is True)
         request.tool_choice_none = text_field(body.get("tool_choice"), "type") == "none"
+        if text_field(body.get("tool_choice"), "type") == "tool":
+            allow_only(request, [field(body.get("tool_choice"), "name")], "tool_choice.name")
         fmt = field(body.get("output_config"), "format")
         if text_field(fmt, "type") == "json_schema":
             request.output_schema = field(fmt, "schema") or {}

@@ -16,7 +16,8 @@ What the live API rejects, and how each rule reads:
 - results for one assistant turn split across two user messages;
 - a text block whose text is empty, in any message (live: "text content
   blocks must be non-empty"). The API itself sometimes returns one next to a
-  `tool_use` (anthropic-sdk-python#461); `assistant_messages` leaves it out.
+  `tool_use` (anthropic-sdk-python#461); `assistant_messages` leaves it out;
+- more than four blocks with `cache_control` (`cache.py`).
 
 Accepted: string content for plain user messages, text or images after the
 results, server-tool blocks (`server_tool_use` and their results live in the
@@ -34,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from .._rules import HistoryProblem, blocks_of, field, quoted, sorted_problems, text_field
+from .cache import breakpoint_problems
 
 __all__ = ["anthropic_history_problems"]
 
@@ -53,9 +55,12 @@ class _Turn:
         return any(use_id == u for u, _, _ in self.uses)
 
 
-def anthropic_history_problems(messages: Sequence[Mapping[str, Any]]) -> list[HistoryProblem]:
-    """Every reason the Messages API would reject `messages`, in order."""
-    problems: list[HistoryProblem] = []
+def anthropic_history_problems(
+    messages: Sequence[Mapping[str, Any]], *, outside_breakpoints: int = 0
+) -> list[HistoryProblem]:
+    """Every reason the Messages API would reject `messages`, in order
+    (`outside_breakpoints`: the cache breakpoints of the request's tools and system)."""
+    problems: list[HistoryProblem] = breakpoint_problems(messages, outside=outside_breakpoints)
     owner: dict[str, int] = {}
     consumed: set[tuple[int, int]] = set()
     turn: _Turn | None = None

@@ -1,6 +1,7 @@
 """The Messages tool definitions the live API refuses (`_tool_shapes`): a custom tool
-needs a name and an `input_schema`; a server or client tool, a `type` the SDK defines,
-its required keys and, where its type fixes one, its name."""
+needs a name and an `input_schema`, and its `input_examples` must each be valid under
+that schema; a server or client tool, a `type` the SDK defines, its required keys and,
+where its type fixes one, its name."""
 
 from __future__ import annotations
 
@@ -8,8 +9,9 @@ import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
+from .._instances_check import SchemaChecker
 from .._rules import field, text_field
 
 __all__ = ["anthropic_tool_definition_problem"]
@@ -37,8 +39,27 @@ def anthropic_tool_definition_problem(index: int, tool: Any) -> str | None:
         return None
     if not text_field(tool, "name"):
         return f"tools.{index}.custom.name: Field required"
-    if not isinstance(field(tool, "input_schema"), Mapping):
+    schema = field(tool, "input_schema")
+    if not isinstance(schema, Mapping):
         return f"tools.{index}.custom.input_schema: Field required"
+    return _example_problem(index, cast("Mapping[str, Any]", schema), field(tool, "input_examples"))
+
+
+def _example_problem(index: int, schema: Mapping[str, Any], examples: object) -> str | None:
+    """The error for an input example the tool's own schema refuses."""
+    if examples is None:
+        return None
+    listed = cast("list[Any]", examples) if isinstance(examples, list) else None
+    if listed is None:
+        return f"tools.{index}.custom.input_examples: Input should be a valid list"
+    checker = SchemaChecker(schema)
+    for position, example in enumerate(listed):
+        if not isinstance(example, Mapping) or checker.check(example, schema) is False:
+            where = f" at {checker.failure[0]} ({checker.failure[1]})" if checker.failure else ""
+            return (
+                f"tools.{index}.custom.input_examples.{position}: the example does not match "
+                f"the tool's input_schema{where}"
+            )
     return None
 
 

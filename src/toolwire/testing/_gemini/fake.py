@@ -26,6 +26,7 @@ from .._fake import (
     FakeServer,
     FakeTool,
     RejectedRequest,
+    allow_only,
     arguments_dict,
     json_list,
     split_text,
@@ -91,8 +92,14 @@ class GeminiCodec:
         mode = text_field(calling, "mode").upper()
         allowed = field(calling, "allowedFunctionNames", "allowed_function_names")
         request.tool_choice_none = mode == "NONE"
-        if isinstance(allowed, list) and mode in ("ANY", "VALIDATED"):
-            request.tools = [t for t in request.tools if t.name in allowed]
+        if allowed is not None:
+            if mode not in ("ANY", "VALIDATED"):
+                raise RejectedRequest(
+                    "* GenerateContentRequest.tool_config.function_calling_config."
+                    "allowed_function_names: only allowed when the mode is ANY or VALIDATED, "
+                    f"not {mode or 'unset'}."
+                )
+            allow_only(request, json_list(allowed), "allowed_function_names")
         config = field(body, "generationConfig", "generation_config")
         schema = field(config, "responseJsonSchema", "response_json_schema")
         if schema is None:

@@ -19,6 +19,7 @@ from .._fake import (
     FakeServer,
     FakeTool,
     RejectedRequest,
+    allow_only,
     arguments_text,
     json_list,
     latest_results,
@@ -86,6 +87,7 @@ class ChatCodec:
                 )
         request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
         request.tool_choice_none = body.get("tool_choice") == "none"
+        _read_tool_choice(body.get("tool_choice"), request)
         response_format = body.get("response_format")
         if field(response_format, "type") == "json_schema":
             json_schema: Any = field(response_format, "json_schema") or {}
@@ -206,6 +208,21 @@ class ChatCodec:
 
     def error(self, status: int, message: str) -> httpx2.Response:
         return openai_error(status, message)
+
+
+def _read_tool_choice(choice: Any, request: FakeRequest) -> None:
+    """A forced tool (`{"type": "function", "function": {"name": ...}}`, or `"custom"`) or
+    a choice over a subset (`{"type": "allowed_tools", "allowed_tools": {"mode", "tools"}}`):
+    the tools the model may call, each one the request must offer."""
+    kind = field(choice, "type")
+    if kind in ("function", "custom"):
+        allow_only(request, [field(field(choice, kind), "name")], "tool_choice")
+    elif kind == "allowed_tools":
+        allowed: Any = field(choice, "allowed_tools")
+        names = [
+            field(field(t, field(t, "type")), "name") for t in json_list(field(allowed, "tools"))
+        ]
+        allow_only(request, names, "tool_choice.allowed_tools.tools")
 
 
 def _is_tool_message(message: Any) -> bool:

@@ -36,6 +36,7 @@ from .._fake import (
     FakeServer,
     FakeTool,
     RejectedRequest,
+    allow_only,
     arguments_text,
     json_list,
     latest_results,
@@ -123,6 +124,7 @@ class ResponsesCodec:
                 tools.append(FakeTool(text_field(tool, "name"), "custom", None, False))
         request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
         request.tool_choice_none = body.get("tool_choice") == "none"
+        _read_tool_choice(body.get("tool_choice"), request)
         fmt = field(body.get("text"), "format")
         if field(fmt, "type") == "json_schema":
             request.output_schema = field(fmt, "schema") or {}
@@ -153,6 +155,19 @@ class ResponsesCodec:
 
     def error(self, status: int, message: str) -> httpx2.Response:
         return openai_error(status, message)
+
+
+def _read_tool_choice(choice: Any, request: FakeRequest) -> None:
+    """A forced tool (`{"type": "function" | "custom", "name": ...}`) or a choice over a
+    subset (`{"type": "allowed_tools", "mode", "tools"}`): the tools the model may call,
+    each one the request must offer (built-in tools named there are not checked)."""
+    kind = field(choice, "type")
+    if kind in ("function", "custom"):
+        allow_only(request, [field(choice, "name")], "tool_choice")
+    elif kind == "allowed_tools":
+        listed = json_list(field(choice, "tools"))
+        names = [field(t, "name") for t in listed if field(t, "type") in ("function", "custom")]
+        allow_only(request, names, "tool_choice.tools")
 
 
 def _store(server: FakeServer) -> _Store:

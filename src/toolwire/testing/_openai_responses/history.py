@@ -9,6 +9,8 @@ What the live API rejects, and how each rule reads:
 - an output whose `call_id` matches no earlier call (live: "No tool call
   found for function call output with call_id ..."), including an output
   placed before its call;
+- the same for a `tool_search_call` the client runs (`execution: "client"`) and its
+  `tool_search_output` (a search the server ran has no `call_id` and pairs nothing);
 - a second output for one call, an output of the wrong kind (a
   `custom_tool_call_output` for a `function_call`), and a call or output
   without a `call_id`.
@@ -41,8 +43,25 @@ __all__ = [
 _OUTPUT_OF = {
     "function_call": "function_call_output",
     "custom_tool_call": "custom_tool_call_output",
+    "tool_search_call": "tool_search_output",
 }
 _CALL_OF = {output: call for call, output in _OUTPUT_OF.items()}
+_SEARCH_ITEMS = ("tool_search_call", "tool_search_output")
+
+
+def _calls_answered_by(kind: str) -> str:
+    """The calls an output of `kind` may answer, as its error names them."""
+    return (
+        "tool_search_call" if kind == "tool_search_output" else "function_call or custom_tool_call"
+    )
+
+
+def _kind(item: Mapping[str, Any]) -> str | None:
+    """The item's type; None for a tool search the server ran (nothing to pair)."""
+    kind = text_field(item, "type")
+    if kind in _SEARCH_ITEMS and text_field(item, "execution") != "client":
+        return None
+    return kind
 
 
 class _Call:
@@ -72,7 +91,7 @@ def responses_history_problems(
     later_calls = _first_call_positions(items)
     references = any(text_field(item, "type") == "item_reference" for item in items)
     for index, item in enumerate(items):
-        kind = text_field(item, "type")
+        kind = _kind(item)
         call_id = text_field(item, "call_id")
         if kind in _OUTPUT_OF:
             name = text_field(item, "name") or "unnamed"
@@ -125,7 +144,7 @@ def _first_call_positions(items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     positions: dict[str, int] = {}
     for index, item in enumerate(items):
         call_id = text_field(item, "call_id")
-        if text_field(item, "type") in _OUTPUT_OF and call_id:
+        if _kind(item) in _OUTPUT_OF and call_id:
             positions.setdefault(call_id, index)
     return positions
 
@@ -186,8 +205,8 @@ def _output(
     return [
         HistoryProblem(
             where.index(index),
-            f"{where(index)} ({kind}) has call_id {call_id!r}, but no function_call or "
-            "custom_tool_call before it has that call_id; give each output the call_id of a "
+            f"{where(index)} ({kind}) has call_id {call_id!r}, but no {_calls_answered_by(kind)} "
+            "before it has that call_id; give each output the call_id of a "
             f"call that comes before it in the input{unanswerable_hint}",
         )
     ]
