@@ -97,27 +97,6 @@ def synthesized_id(response_id: str | None, index: int) -> str:
 
 
 if TYPE_CHECKING:
-    AnyToolCall = TypeAliasType(
-        "AnyToolCall",
-        StandardToolCall
-        | ChatCompletionMessageFunctionToolCall
-        | ChatCompletionMessageCustomToolCall
-        | ChatCompletionMessageFunctionToolCallParam
-        | ChatCompletionMessageCustomToolCallParam
-        | ResponseFunctionToolCall
-        | ResponseCustomToolCall
-        | ResponseFunctionToolCallParam
-        | ResponseCustomToolCallParam
-        | ToolUseBlock
-        | BetaToolUseBlock
-        | ToolUseBlockParam
-        | FunctionCall
-        | FunctionCallDict
-        | Part
-        | PartDict
-        | Mapping[str, Any],
-    )
-    """A single tool call of any API: an SDK model, its param dict, or a StandardToolCall."""
     AnyFunctionToolCall = TypeAliasType(
         "AnyFunctionToolCall",
         StandardToolCall
@@ -145,6 +124,8 @@ if TYPE_CHECKING:
         | Mapping[str, Any],
     )
     """An OpenAI custom-tool call (what `BaseCustomToolModel` runs)."""
+    AnyToolCall = TypeAliasType("AnyToolCall", AnyFunctionToolCall | AnyCustomToolCall)
+    """A single tool call of any API: an SDK model, its param dict, or a StandardToolCall."""
 else:
     AnyToolCall = TypeAliasType("AnyToolCall", object)
     AnyFunctionToolCall = TypeAliasType("AnyFunctionToolCall", object)

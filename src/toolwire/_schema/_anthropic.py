@@ -24,7 +24,7 @@ Non-strict: pydantic's schema as is (Anthropic takes JSON Schema for ``input_sch
 
 from __future__ import annotations
 
-from ._profile import Profile
+from ._profile import STRICT_STRUCTURE, Profile
 
 __all__ = ["ANTHROPIC_FORMATS", "anthropic_profile"]
 
@@ -43,25 +43,7 @@ ANTHROPIC_FORMATS = frozenset(
     }
 )
 
-_STRICT_KEYWORDS = frozenset(
-    {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "anyOf",
-        "allOf",
-        "enum",
-        "const",
-        "$ref",
-        "$defs",
-        "title",
-        "description",
-        "format",
-        "minItems",
-    }
-)
+_STRICT_KEYWORDS = STRICT_STRUCTURE | {"allOf", "format", "minItems"}
 
 _STRICT = Profile(
     api="anthropic",

@@ -30,7 +30,7 @@ becomes ``anyOf`` (its tags keep the branches apart, so nothing is lost).
 
 from __future__ import annotations
 
-from ._profile import Profile
+from ._profile import STRICT_STRUCTURE, Profile
 
 __all__ = ["OPENAI_STRICT_FORMATS", "chat_profile", "responses_profile"]
 
@@ -38,31 +38,17 @@ OPENAI_STRICT_FORMATS = frozenset(
     {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 )
 
-_STRICT_KEYWORDS = frozenset(
-    {
-        "type",
-        "properties",
-        "required",
-        "additionalProperties",
-        "items",
-        "anyOf",
-        "enum",
-        "const",
-        "$ref",
-        "$defs",
-        "title",
-        "description",
-        "pattern",
-        "format",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "minItems",
-        "maxItems",
-    }
-)
+_STRICT_KEYWORDS = STRICT_STRUCTURE | {
+    "pattern",
+    "format",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+}
 
 
 def _strict(api: str) -> Profile:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from toolwire._api import Api
 
-__all__ = ["Profile"]
+__all__ = ["STRICT_STRUCTURE", "Profile"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,3 +58,23 @@ class Profile:
     def takes(self, keyword: str) -> bool:
         """Whether the API accepts `keyword`."""
         return self.allowed is None or keyword in self.allowed
+
+
+STRICT_STRUCTURE = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "enum",
+        "const",
+        "$ref",
+        "$defs",
+        "title",
+        "description",
+    }
+)
+"""The keywords that shape a value, which every API's strict mode takes; each strict
+profile adds the constraints its API checks."""

@@ -454,15 +454,14 @@ class Walker:
         """
         default = as_map(prop).get("default", MISSING)
         shown = "" if default is MISSING else f" (leaving it out gave {json_text(default)})"
-        record(
-            events,
-            path,
-            "required",
-            "made_required",
-            f"the tag of a discriminated union is now required{shown}, so the union's "
-            "branches stay apart",
-            lossy=False,
-        )
+        why = f"the tag of a discriminated union is now required{shown}, so the union's "
+        return self._now_required(prop, path, events, owner, why + "branches stay apart")
+
+    def _now_required(
+        self, prop: Json, path: str, events: list[Event], owner: str | None, why: str
+    ) -> Json:
+        """`prop` made required with nothing else changed (its value is still needed)."""
+        record(events, path, "required", "made_required", why, lossy=False)
         return self.node(prop, path, events, owner, default_text="")
 
     def _recursive(self, owner: str | None, prop: Json) -> bool:
@@ -482,16 +481,8 @@ class Walker:
         default = schema.get("default", MISSING)
         only = single_value(schema)
         if only is not MISSING and default is not MISSING and only == default:
-            record(
-                events,
-                path,
-                "required",
-                "made_required",
-                f"it can only be {json_text(only)}, its default: now required, so the model "
-                "sends that value",
-                lossy=False,
-            )
-            return self.node(prop, path, events, owner, default_text="")
+            why = f"it can only be {json_text(only)}, its default: now required, so the model "
+            return self._now_required(prop, path, events, owner, why + "sends that value")
         if accepts_null(prop, self.defs):
             if default is MISSING or default is None:
                 text = ""

@@ -21,7 +21,7 @@ from ._events import (
 )
 from ._preview import ArgumentsPreview
 
-__all__ = ["CallTracker", "OpenCall"]
+__all__ = ["CallTracker", "OpenCall", "TrackedStream"]
 
 
 @dataclass(slots=True)
@@ -121,3 +121,13 @@ class CallTracker:
         if truncated:
             return ToolCallTruncated(call.index, call.provider_index, std)
         return ToolCallCompleted(call.index, call.provider_index, std)
+
+
+class TrackedStream:
+    """Base of every API's stream accumulator: each keeps its calls in a `CallTracker`,
+    which answers `completed_calls`."""
+
+    _tracker: CallTracker
+
+    def completed_calls(self) -> list[StandardToolCall]:
+        return list(self._tracker.completed)

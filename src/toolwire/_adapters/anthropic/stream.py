@@ -33,14 +33,13 @@ from ..._streaming._events import (
     TurnEnded,
 )
 from ..._streaming._gate import TAKE, StreamGate
-from ..._streaming._tracker import CallTracker
+from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .turn import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
 
 if TYPE_CHECKING:
     from anthropic.types import Message
 
-    from ..._call import StandardToolCall
 
 __all__ = ["AnthropicStreamAccumulator"]
 
@@ -93,7 +92,7 @@ class _Block:
         """Fields replaced whole by a delta (signature, compaction content)."""
 
 
-class AnthropicStreamAccumulator:
+class AnthropicStreamAccumulator(TrackedStream):
     """Folds one streamed Messages turn (`client.messages.create(..., stream=True)`).
 
     Each `tool_use` block is a call; its `provider_index` is the content block's
@@ -113,9 +112,6 @@ class AnthropicStreamAccumulator:
         self._delta: Any = None
         self._usage: dict[str, Any] = {}
         self._event_fields: dict[str, Any] = {}
-
-    def completed_calls(self) -> list[StandardToolCall]:
-        return list(self._tracker.completed)
 
     def feed(self, item: object) -> list[StreamEvent]:
         event: Any = item

@@ -33,14 +33,13 @@ from ..._api import mro_names
 from ..._json import copy_json
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
-from ..._streaming._tracker import CallTracker
+from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError
 from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Candidate, GenerateContentResponse, Part
 
-    from ..._call import StandardToolCall
 
 __all__ = ["GeminiStreamAccumulator"]
 
@@ -58,7 +57,7 @@ class _TextRun:
     signature: bytes | None = None
 
 
-class GeminiStreamAccumulator:
+class GeminiStreamAccumulator(TrackedStream):
     """Folds one streamed Gemini turn (candidate 0; ask for one candidate when streaming)."""
 
     def __init__(self) -> None:
@@ -75,9 +74,6 @@ class GeminiStreamAccumulator:
         self._finish_reason: str | None = None
         self._block_reason: str | None = None
         self._reported_end: tuple[str | None, str | None] | None = None
-
-    def completed_calls(self) -> list[StandardToolCall]:
-        return list(self._tracker.completed)
 
     def feed(self, item: object) -> list[StreamEvent]:
         chunk: Any = item if type(item) in _GATE.actions else _as_chunk(item)

@@ -27,7 +27,7 @@ from ..._streaming._events import (
     TurnEnded,
 )
 from ..._streaming._gate import SKIP, TAKE, UNWRAP, StreamGate
-from ..._streaming._tracker import CallTracker
+from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .fragments import FragmentJoin, split_glued
 from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
@@ -82,7 +82,7 @@ class _Choice:
     open_call: _ToolCall | None = None
 
 
-class ChatStreamAccumulator:
+class ChatStreamAccumulator(TrackedStream):
     """Folds one streamed Chat Completions turn (choice 0 drives the events)."""
 
     def __init__(self) -> None:
@@ -98,9 +98,6 @@ class ChatStreamAccumulator:
         read: the fast path takes only these."""
         self._lead_call: _ToolCall | None = None
         """Choice 0's `open_call`, which the fast path continues."""
-
-    def completed_calls(self) -> list[StandardToolCall]:
-        return list(self._tracker.completed)
 
     def feed(self, item: object) -> list[StreamEvent]:
         # Fast path. Almost every chunk of a long call is one argument fragment for

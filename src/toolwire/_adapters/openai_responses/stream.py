@@ -40,7 +40,7 @@ from ..._api import is_sdk_type, mro_names
 from ..._definition import TOOL_SEARCH_NAME
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
-from ..._streaming._tracker import CallTracker
+from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .items import CALL_KINDS, flat_name, is_search_call
 from .turn import STOPPED_EARLY, is_cut, status_of
@@ -48,7 +48,7 @@ from .turn import STOPPED_EARLY, is_cut, status_of
 if TYPE_CHECKING:
     from openai.types.responses import Response
 
-    from ..._call import CallType, StandardToolCall
+    from ..._call import CallType
 
 __all__ = ["ResponsesStreamAccumulator"]
 
@@ -85,7 +85,7 @@ def _kind_of(item: Any) -> CallType | None:
     return "tool_search" if is_search_call(kind, item) else None
 
 
-class ResponsesStreamAccumulator:
+class ResponsesStreamAccumulator(TrackedStream):
     """Folds one streamed Responses turn."""
 
     def __init__(self) -> None:
@@ -104,9 +104,6 @@ class ResponsesStreamAccumulator:
         """Calls whose output_item.done did not settle them, by output index."""
         self._final: Response | None = None
         self._error: str | None = None
-
-    def completed_calls(self) -> list[StandardToolCall]:
-        return list(self._tracker.completed)
 
     def feed(self, item: object) -> list[StreamEvent]:
         event: Any = item
