@@ -18,6 +18,7 @@ from anthropic.types.beta import BetaMessageParam
 from google.genai import types as genai
 from inline_snapshot import snapshot
 
+from tests.images import PNG
 from tests.shared_data import all_cases, require_shared
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -589,7 +590,6 @@ def test_the_fakes_refused_turn_with_a_call_does_not_run_it() -> None:
 # -- 5. synthesized Gemini ids stay off the wire --------------------------------------------
 
 
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(13)
 WAV = b"RIFF\x24\x00\x00\x00WAVEfmt " + bytes(16)
 
 

@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import struct
-import zlib
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ import pytest
 from google.genai import errors as genai_errors
 from google.genai import types as genai
 
+from tests.images import PNG
 from toolwire import aio
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
@@ -31,23 +30,6 @@ from toolwire.core import (
 from toolwire.exceptions import MediaError, ToolBatchError
 from toolwire.testing import FakeCall, FakeGemini, FakeReply
 
-
-def png(width: int = 1, height: int = 1) -> bytes:
-    """A valid PNG of one colour."""
-
-    def chunk(kind: bytes, data: bytes) -> bytes:
-        return (
-            struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
-        )
-
-    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
-    pixels = zlib.compress(b"".join(b"\x00" + b"\x10\x80\xf0" * width for _ in range(height)))
-    return (
-        b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", pixels) + chunk(b"IEND", b"")
-    )
-
-
-PNG = png()
 PDF = b"%PDF-1.4\n%\xe2\xe3\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + b"\xff\xfb" * 8
 

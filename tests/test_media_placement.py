@@ -13,6 +13,7 @@ from google.genai import errors as genai_errors
 from google.genai import types as genai
 from inline_snapshot import snapshot
 
+from tests.images import GIF, PNG, png
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -28,8 +29,6 @@ from toolwire.core import (
 from toolwire.exceptions import MediaError
 from toolwire.testing import FakeCall, FakeGemini, FakeReply, check_history
 
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(13)
-GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
 PDF = b"%PDF-1.4\n1 0 obj<</Type/Catalog>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n"
 
 
@@ -132,7 +131,7 @@ def test_a_data_url_text_file_and_a_typeless_image_url_take_the_rfc_defaults() -
                                 "source": {
                                     "type": "base64",
                                     "media_type": "image/png",
-                                    "data": "iVBORw0KGgoAAAANSUhEUgAAAAAAAAAAAAAAAAA=",
+                                    "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
                                 },
                             },
                             {
@@ -263,7 +262,7 @@ def test_anthropic_gets_a_data_url_image_as_a_base64_source() -> None:
                                 "source": {
                                     "type": "base64",
                                     "media_type": "image/png",
-                                    "data": "iVBORw0KGgoAAAANSUhEUgAAAAAAAAAAAAAAAAA=",
+                                    "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
                                 },
                             },
                         ],
@@ -375,7 +374,7 @@ def test_a_data_url_part_is_placed_exactly_as_its_bytes_on_every_api(media: Any)
 def test_a_data_url_gets_the_type_and_size_checks_bytes_get() -> None:
     """A heic is noted on OpenAI and Anthropic, a GIF on Gemini, an image over 5 MB on
     Anthropic: by data: URL exactly as by bytes."""
-    big = b"\x89PNG\r\n\x1a\n" + bytes(5 * 1024 * 1024)
+    big = png(padding=5 * 1024 * 1024)
     heic = b"\x00\x00\x00\x18ftypheic\x00\x00\x00\x00"
     as_urls = returned(
         ImagePart(url=f"data:image/heic;base64,{b64(heic)}"),
@@ -433,7 +432,7 @@ def test_gemini_notes_a_gif_instead_of_sending_it() -> None:
     model reads a note, in the function response, with either media placement."""
     done = returned("chart:", ImagePart.from_bytes(GIF))
     note = (
-        "[The tool returned image (image/gif, 14 bytes), which could not be shown to you: "
+        "[The tool returned image (image/gif, 42 bytes), which could not be shown to you: "
         "Gemini takes png, jpeg, webp, heic and heif images, not image/gif.]"
     )
     expected = [

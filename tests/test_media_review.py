@@ -19,6 +19,7 @@ import httpx2
 import pytest
 from inline_snapshot import snapshot
 
+from tests.images import GIF, JPEG, PNG
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -34,9 +35,6 @@ from toolwire.core import (
 from toolwire.exceptions import MediaError
 from toolwire.testing import FakeReply, check_history
 
-PNG = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(13)
-JPEG = b"\xff\xd8\xff\xe0\x00\x10JFIF\x00" + bytes(8)
-GIF = b"GIF89a\x01\x00\x01\x00\x00\x00\x00;"
 NOT_FOUND_PAGE = b"<html><body>404 Not Found</body></html>"
 """What a tool that downloads a picture gets from a dead link."""
 
@@ -255,14 +253,14 @@ def test_a_mislabelled_image_reaches_gemini_as_what_its_bytes_are() -> None:
                                 {
                                     "inline_data": {
                                         "mime_type": "image/jpeg",
-                                        "data": "_9j_4AAQSkZJRgAAAAAAAAAAAA==",
+                                        "data": "_9j_2wBDAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQH_wAALCAAIAAgBAREA_8QAFAABAAAAAAAAAAAAAAAAAAAAAP_EABQQAQAAAAAAAAAAAAAAAAAAAAD_2gAIAQEAAD8AP__Z",
                                     }
                                 }
                             ],
                             "id": "call_1",
                             "name": "shot",
                             "response": {
-                                "output": "[The tool returned image (image/gif, 14 bytes), which could not be shown to you: Gemini takes png, jpeg, webp, heic and heif images, not image/gif.]"
+                                "output": "[The tool returned image (image/gif, 42 bytes), which could not be shown to you: Gemini takes png, jpeg, webp, heic and heif images, not image/gif.]"
                             },
                         }
                     }

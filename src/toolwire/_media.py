@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
+from ._image_bytes import read_image
 from ._parts import (
     FilePart,
     ImagePart,
@@ -32,9 +33,11 @@ from ._parts import (
     ResultPart,
     guess_media_type,
     is_data_url,
+    media_essence,
     media_kind,
     media_type_of,
     read_data_url,
+    text_charset,
 )
 from ._references import ToolReference, references_text
 
@@ -55,13 +58,16 @@ __all__ = [
     "describe",
     "image_bytes_problem",
     "image_bytes_type",
+    "file_text",
     "image_type_outside",
     "inline",
     "laid_out",
+    "media_bytes_problem",
     "media_parts",
     "moved_media",
     "note_for",
     "plan",
+    "text_bytes_problem",
     "text_of",
     "text_with_notes",
 ]
@@ -145,8 +151,13 @@ def plan(
 
 def inline(part: MediaPart) -> MediaPart:
     """`part` with its `data:` URL read into `data` and `media_type` (the filename kept),
-    so that each API places and renders it as bytes; any other part as it is."""
+    so that each API places and renders it as bytes, and a text file in another charset
+    than UTF-8 as UTF-8 (the APIs read text as UTF-8); any other part as it is. A text
+    file whose bytes are not in its charset stays as it is: `media_bytes_problem` says
+    why it cannot be sent."""
     if part.url is None or not is_data_url(part.url):
+        if isinstance(part, FilePart) and text_charset(part.media_type) is not None:
+            return _as_utf8(part)
         return part
     media_type, data = read_data_url(part)
     if isinstance(part, ImagePart):
@@ -181,17 +192,74 @@ def image_bytes_type(part: MediaPart) -> str | None:
 
 
 def image_bytes_problem(part: MediaPart) -> str:
-    """Why an inline image labelled png, jpeg, gif or webp cannot be read ("" when it
-    can, or when its label has no signature to check): its bytes are none of these (an
-    HTML error page, a cut file), which the APIs answer 400 to."""
-    if not isinstance(part, ImagePart) or part.media_type not in SIGNED_IMAGE_TYPES:
+    """Why an inline image cannot be read ("" when it can, or when neither its label nor
+    its bytes have a signature to check): its bytes are no png, jpeg, gif or webp though
+    its label says one (an HTML error page), or they are one but cut short or corrupt
+    (a PNG cut after its signature, a bad chunk CRC, a JPEG without its end), which the
+    APIs answer 400 to."""
+    if not isinstance(part, ImagePart) or part.data is None:
         return ""
-    if part.data is None or image_bytes_type(part) is not None:
+    if image_bytes_type(part) is None:
+        if part.media_type not in SIGNED_IMAGE_TYPES:
+            return ""
+        return (
+            "its bytes are not a png, jpeg, gif or webp image, though its media_type says "
+            f"{part.media_type}"
+        )
+    header = read_image(part.data)
+    return header if isinstance(header, str) else ""
+
+
+def media_bytes_problem(part: MediaPart) -> str:
+    """Why a part's bytes cannot be sent to any API ("" when they can): an image that does
+    not decode (`image_bytes_problem`), or a text file whose bytes are not in its charset
+    (`text_bytes_problem`). Of an inlined part."""
+    if isinstance(part, ImagePart):
+        return image_bytes_problem(part)
+    return text_bytes_problem(part)
+
+
+def text_bytes_problem(part: MediaPart) -> str:
+    """Why a text file's bytes cannot be read as text ("" when they can, or it is no
+    inline text file): they are not in the charset its media type names, or not UTF-8
+    when it names none. Sent as they are, the model would read garbled text."""
+    if not isinstance(part, FilePart) or part.data is None or part.media_type is None:
         return ""
-    return (
-        "its bytes are not a png, jpeg, gif or webp image, though its media_type says "
-        f"{part.media_type}"
-    )
+    if not part.media_type.startswith("text/"):
+        return ""
+    charset = text_charset(part.media_type)
+    try:
+        part.data.decode(charset or "utf-8")
+    except UnicodeDecodeError:
+        if charset is not None:
+            return f"its bytes are not {charset} text, the charset its media_type names"
+        return (
+            "its bytes are not UTF-8 text; name their charset in its media_type (e.g. "
+            "'text/csv; charset=windows-1252')"
+        )
+    return ""
+
+
+def file_text(part: FilePart) -> str:
+    """The text of an inline text file (of an inlined part: UTF-8, checked by
+    `text_bytes_problem` before it is placed)."""
+    assert part.data is not None
+    return part.data.decode(text_charset(part.media_type) or "utf-8", errors="replace")
+
+
+def _as_utf8(part: FilePart) -> FilePart:
+    """A text file named in another charset, as UTF-8 text of the same type (itself when
+    its bytes are not in that charset)."""
+    assert part.media_type is not None
+    charset = text_charset(part.media_type)
+    if part.data is None or charset is None:
+        return part
+    try:
+        text = part.data.decode(charset)
+    except UnicodeDecodeError:
+        return part
+    media_type = media_essence(part.media_type)
+    return FilePart(data=text.encode("utf-8"), media_type=media_type, filename=part.filename)
 
 
 def text_of(parts: Sequence[ResultPart]) -> str:

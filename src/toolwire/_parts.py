@@ -41,7 +41,9 @@ __all__ = [
     "is_data_url",
     "media_kind",
     "media_type_of",
+    "media_essence",
     "read_data_url",
+    "text_charset",
 ]
 
 IMAGE_TYPES = frozenset(
@@ -110,6 +112,7 @@ class ImagePart:
     def __post_init__(self) -> None:
         _check_source(self)
         _keep_bytes(self)
+        _normalize_type(self)
         if self.detail is not None and self.detail not in _DETAILS:
             raise MediaError(
                 f"ImagePart detail={self.detail!r}: OpenAI takes "
@@ -160,6 +163,7 @@ class FilePart:
     def __post_init__(self) -> None:
         _check_source(self)
         _keep_bytes(self)
+        _normalize_type(self)
         media_type = self.media_type
         if self.url is not None and is_data_url(self.url):
             media_type = read_data_url(self)[0]
@@ -271,6 +275,63 @@ def _keep_bytes(part: ImagePart | FilePart) -> None:
         object.__setattr__(part, "data", bytes(part.data))
 
 
+def _normalize_type(part: ImagePart | FilePart) -> None:
+    """Store the part's media type as the APIs want it: the type and subtype lowercased,
+    with only a text type's `charset` kept (as `text/csv; charset=iso-8859-1`); no API
+    reads other parameters. A type that is no `type/subtype`, or a charset Python does
+    not know, raises `MediaError`."""
+    if part.media_type is None:
+        return
+    kind = type(part).__name__
+    given = part.media_type
+    if not isinstance(given, str):
+        raise MediaError(f"{kind}.media_type must be a string, not {type(given).__name__}.")
+    essence, *params = given.split(";")
+    essence = essence.strip().lower()
+    if essence.count("/") != 1 or not all(essence.split("/")) or " " in essence:
+        raise MediaError(
+            f"{kind}.media_type {given!r} is not a media type: write type/subtype, such as "
+            "'image/png' or 'text/csv; charset=utf-8'."
+        )
+    normalized = essence
+    charset = _charset_param(params)
+    if charset is not None and essence.startswith("text/"):
+        import codecs  # see `media_type_of`
+
+        try:
+            codecs.lookup(charset)
+        except LookupError:
+            raise MediaError(
+                f"{kind}.media_type {given!r} names the charset {charset!r}, which Python "
+                "does not know: name the text's encoding as Python's codecs do ('utf-8', "
+                "'iso-8859-1', 'windows-1252', 'shift_jis'...)."
+            ) from None
+        normalized = f"{essence}; charset={charset}"
+    if normalized != given:
+        object.__setattr__(part, "media_type", normalized)
+
+
+def _charset_param(params: Sequence[str]) -> str | None:
+    """The `charset` among a media type's parameters, lowercased and unquoted."""
+    for param in params:
+        name, _, value = param.partition("=")
+        if name.strip().lower() == "charset":
+            return value.strip().strip('"').lower() or None
+    return None
+
+
+def media_essence(media_type: str) -> str:
+    """A media type without its parameters: `text/csv` of `text/csv; charset=utf-8`."""
+    return media_type.split(";", 1)[0]
+
+
+def text_charset(media_type: str | None) -> str | None:
+    """The charset a (normalized) text media type names, or None when it names none."""
+    if media_type is None or ";" not in media_type:
+        return None
+    return _charset_param(media_type.split(";")[1:])
+
+
 _DATA_URL_DEFAULT_TYPE = "text/plain"
 """The type of a `data:` URL that names none (RFC 2397: `text/plain;charset=US-ASCII`)."""
 
@@ -300,7 +361,8 @@ def read_data_url(part: ImagePart | FilePart) -> tuple[str, bytes]:
             "data:<media type>;base64,<the bytes in base64> (RFC 2397), or give the bytes "
             f"themselves: {kind}.from_bytes(data, media_type)."
         ) from None
-    if named is not None and part.media_type is not None and named != part.media_type:
+    given = None if part.media_type is None else media_essence(part.media_type)
+    if named is not None and given is not None and named != given:
         raise MediaError(
             f"{kind}.url is a data: URL of type {named!r}, but media_type is "
             f"{part.media_type!r}. Give one type: drop media_type, or fix the URL."
@@ -330,12 +392,7 @@ def _data_url_header(url: str) -> tuple[str | None, str | None, bool, int]:
         media_type.count("/") != 1 or not all(media_type.split("/")) or " " in media_type
     ):
         raise ValueError(f"{params[0]!r} is not a media type (type/subtype)")
-    charset = None
-    for param in params[1:]:
-        name, _, value = param.partition("=")
-        if name.strip().lower() == "charset":
-            charset = value.strip().strip('"') or None
-    return media_type, charset, is_base64, comma + 1
+    return media_type, _charset_param(params[1:]), is_base64, comma + 1
 
 
 def _decode_data_url(url: str) -> tuple[str | None, bytes]:

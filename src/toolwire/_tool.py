@@ -391,11 +391,11 @@ class FunctionToolModel(ToolModel):
         custom = cls.model_tool_custom_json_schema
         if custom is not None:
             return copy_json(custom)
-        if cls.model_tool_titles:
-            return cls.model_json_schema()
-        from ._schema._titles import UntitledJsonSchema
+        from ._nested_docs import DocumentedSchema, UntitledDocumentedSchema
 
-        return cls.model_json_schema(schema_generator=UntitledJsonSchema)
+        if cls.model_tool_titles:
+            return cls.model_json_schema(schema_generator=DocumentedSchema)
+        return cls.model_json_schema(schema_generator=UntitledDocumentedSchema)
 
     @overload
     @classmethod

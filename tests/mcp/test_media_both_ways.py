@@ -14,6 +14,7 @@ import mcp_types as types
 from inline_snapshot import snapshot
 from mcp import Client
 
+from tests.images import JPEG
 from toolwire import core
 from toolwire.aio import ToolGroup, tool_result_messages
 from toolwire.core import FilePart, ImagePart
@@ -25,8 +26,6 @@ PNG = bytes.fromhex(
     "89504e470d0a1a0a0000000d4948445200000001000000010806000000"
     "1f15c4890000000d4944415478da63902fdff21f00044d024acc1db5fa0000000049454e44ae426082"
 )
-JPEG = bytes.fromhex("ffd8ffe000104a46494600010100000100010000ffd9")
-"""The start and end of a JPEG: enough for its signature."""
 MP3 = b"ID3\x04\x00\x00\x00\x00\x00\x00" + b"\xff\xfb\x90\x00" * 4
 
 
@@ -156,7 +155,7 @@ def test_a_server_sends_images_as_the_type_their_bytes_are() -> None:
         [
             {
                 "type": "image",
-                "data": "/9j/4AAQSkZJRgABAQAAAQABAAD/2Q==",
+                "data": "/9j/2wBDAAEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQEBAQH/wAALCAAIAAgBAREA/8QAFAABAAAAAAAAAAAAAAAAAAAAAP/EABQQAQAAAAAAAAAAAAAAAAAAAAD/2gAIAQEAAD8AP//Z",
                 "mime_type": "image/jpeg",
             },
             {

@@ -9,14 +9,11 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
+from tests.images import GIF, JPEG, PNG, WEBP
 from toolwire.core import Api
 from toolwire.testing import HistoryProblem
 from toolwire.testing._kits import kit
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 24
-JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 24
-GIF = b"GIF89a" + b"\x00" * 24
-WEBP = b"RIFF\x10\x00\x00\x00WEBPVP8 " + b"\x00" * 16
 PAGE = b"<!doctype html><h1>404 Not Found</h1>"
 
 
@@ -86,3 +83,29 @@ def test_anthropic_counts_5_mb_of_base64_per_image() -> None:
             "messages[0] (user) has an image of 5,242,884 characters of base64; Anthropic takes at most 5,242,880 (5 MB, counted in base64)"
         ]
     )
+
+
+CUT_IMAGES = [
+    ("image/png", PNG[:8], "its PNG data is cut short (it ends before its IEND chunk)"),
+    (
+        "image/png",
+        PNG[:29] + bytes([PNG[29] ^ 1]) + PNG[30:],
+        "its PNG 'IHDR' chunk fails its CRC check (the file is corrupt)",
+    ),
+    ("image/jpeg", JPEG[:-2], "its JPEG data is cut short (it has no end-of-image marker)"),
+    ("image/gif", GIF[:-1], "its GIF data is cut short (it has no trailer)"),
+    ("image/webp", WEBP[:-4], "its WebP data is cut short (shorter than its RIFF header says)"),
+]
+
+
+@pytest.mark.parametrize("api", APIS)
+@pytest.mark.parametrize(("media_type", "data", "why"), CUT_IMAGES)
+def test_images_cut_short_or_corrupt_are_named(
+    api: Api, media_type: str, data: bytes, why: str
+) -> None:
+    """The live APIs answer 400 to an image they cannot decode; so do the fakes."""
+    if api == "gemini" and media_type == "image/gif":
+        return  # Gemini reads no gif at all
+    found = [p.message for p in media_problems(_history(api, media_type, data), api)]
+    assert len(found) == 1
+    assert found[0].endswith(f"image bytes that do not decode: {why} (the live API answers 400)")

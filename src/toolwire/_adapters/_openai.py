@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from .._media import image_bytes_problem, image_type_outside
+from .._media import file_text, image_type_outside, media_bytes_problem
 from .._parts import FilePart, ImagePart, MediaPart, media_kind, media_type_of
 from ._base import check_tool_name
 
@@ -49,21 +49,22 @@ def _no_note(part: MediaPart) -> str:
 def openai_media_note(part: MediaPart, source_note: Callable[[MediaPart], str] = _no_note) -> str:
     """Why an OpenAI API takes `part` nowhere next to a tool result ("" when it takes
     it): audio and video never (they answer 400); `source_note` says which sources the
-    API refuses; images of types other than png, jpeg, gif and webp, or whose bytes are
-    no image; images over 20 MB and files over 32 MB."""
+    API refuses; bytes that do not decode (an image cut short, text not in its charset);
+    images of types other than png, jpeg, gif and webp; images over 20 MB and files
+    over 32 MB."""
     kind = media_kind(media_type_of(part))
     if kind in ("audio", "video"):
         return f"the OpenAI APIs take no {kind} next to tool results (they answer 400)"
     refused = source_note(part)
     if refused:
         return refused
+    unreadable = media_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
+    if unreadable:
+        return unreadable
     if isinstance(part, ImagePart):
         outside = image_type_outside(part, _IMAGE_TYPES)
         if outside is not None:
             return f"OpenAI takes png, jpeg, gif and webp images, not {outside}"
-        unreadable = image_bytes_problem(part)  # OpenAI answers 400: "unsupported image"
-        if unreadable:
-            return unreadable
         if part.data is not None and len(part.data) > _MAX_IMAGE_BYTES:
             return "OpenAI takes images of up to 20 MB"
     elif part.data is not None and len(part.data) > _MAX_FILE_BYTES:
@@ -73,8 +74,7 @@ def openai_media_note(part: MediaPart, source_note: Callable[[MediaPart], str] =
 
 def document_text(part: FilePart) -> str:
     """A text document's content as the model reads it, under its filename if it has one."""
-    assert part.data is not None
-    text = part.data.decode("utf-8", errors="replace")
+    text = file_text(part)
     return f"{part.filename}:\n{text}" if part.filename else text
 
 

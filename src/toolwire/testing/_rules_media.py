@@ -6,7 +6,8 @@ answers (and in user messages) are of a shape that API takes. They share these r
 every live API answers 400 to inline image bytes (base64, or a `data:` URL) labelled
 png, jpeg, gif or webp that are another of these or none (Anthropic: "the image appears
 to be a image/png image"; Gemini: "Provided image is not valid"; OpenAI: "unsupported
-image"), read from the bytes' signature.
+image"), read from the bytes' signature, and to images cut short or corrupt, read from
+their header and chunks.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import base64
 import binascii
 
+from .._image_bytes import ImageHeader, read_image
 from .._parts import is_data_url
 
 __all__ = ["data_url_image_problem", "data_url_type", "image_bytes_problem"]
@@ -51,12 +53,25 @@ def image_bytes_problem(media_type: str, encoded: str) -> str:
     if found is None and start[:4] == b"RIFF" and start[8:12] == b"WEBP":
         found = "image/webp"
     if found == media_type:
-        return ""
+        return _structure_problem(encoded)
     what = f"a {found.removeprefix('image/')} image" if found else "no png, jpeg, gif or webp image"
     return (
         f"image bytes labelled {media_type!r} that are {what} (the live API answers 400: it "
         "reads the bytes)"
     )
+
+
+def _structure_problem(encoded: str) -> str:
+    """What the API says of image bytes of the right type that do not decode: cut short
+    or corrupt (a PNG cut after its signature, a bad chunk CRC, a JPEG without its end)."""
+    try:
+        data = base64.b64decode(encoded + "=" * (-len(encoded) % 4), altchars=b"-_")
+    except (binascii.Error, ValueError):
+        return ""
+    header = read_image(data)
+    if isinstance(header, ImageHeader):
+        return ""
+    return f"image bytes that do not decode: {header} (the live API answers 400)"
 
 
 def data_url_image_problem(url: str) -> str:

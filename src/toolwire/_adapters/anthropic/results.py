@@ -26,11 +26,13 @@ from ..._media import (
     attachments_intro,
     b64,
     b64_size,
+    file_text,
     image_bytes_problem,
     image_bytes_type,
     inline,
     laid_out,
     moved_media,
+    text_bytes_problem,
 )
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 from ..._references import ToolReference, references_text
@@ -91,8 +93,9 @@ def _image_problem(part: ImagePart) -> str:
         return f"Anthropic takes jpeg, png, gif and webp images, not {media_type}"
     if part.data is None:
         return ""
-    if image_bytes_type(part) is None:
-        return image_bytes_problem(part)
+    unreadable = image_bytes_problem(part)
+    if unreadable or image_bytes_type(part) is None:
+        return unreadable
     if b64_size(part.data) > ANTHROPIC_MAX_IMAGE_BYTES:
         return "Anthropic takes images of up to 5 MB"
     return ""
@@ -105,6 +108,9 @@ def _document_problem(part: MediaPart) -> str:
         return f"Anthropic takes documents by URL only as PDFs, not {media_type}"
     if part.data is None:
         return ""
+    unreadable = text_bytes_problem(part)
+    if unreadable:
+        return unreadable
     size = b64_size(part.data) if media_type == "application/pdf" else len(part.data)
     if size > ANTHROPIC_MAX_DOCUMENT_BYTES:
         return "Anthropic takes documents of up to 32 MB"
@@ -178,7 +184,7 @@ def media_block(part: MediaPart) -> ImageBlockParam | DocumentBlockParam:
             "source": {"type": "base64", "media_type": "application/pdf", "data": b64(part.data)},
         }
     elif part.data is not None:  # a text document
-        text = part.data.decode("utf-8", errors="replace")
+        text = file_text(part)
         document = {
             "type": "document",
             "source": {"type": "text", "media_type": "text/plain", "data": text},

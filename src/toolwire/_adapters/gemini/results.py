@@ -25,9 +25,9 @@ import pydantic
 from ..._media import (
     MediaPlacement,
     Placement,
-    image_bytes_problem,
     image_bytes_type,
     inline,
+    media_bytes_problem,
     moved_media,
     text_with_notes,
 )
@@ -94,7 +94,7 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
     is_image = isinstance(part, ImagePart) and media_kind(media_type) == "image"
     if is_image and media_type not in GEMINI_IMAGE_TYPES:
         return "note", f"Gemini takes png, jpeg, webp, heic and heif images, not {media_type}"
-    unreadable = image_bytes_problem(part)
+    unreadable = media_bytes_problem(part)
     if unreadable:
         return "note", unreadable
     if media == "message":
