@@ -206,9 +206,7 @@ class Observer:
         Raises `ToolHookError` if the hook raises."""
         if self._before is not None:
             try:
-                returned = self._before(call)
-                if returned is not None and inspect.isawaitable(returned):
-                    await returned
+                await _awaited(self._before(call))
             except Exception as error:
                 raise _hook_error("before", call, error) from error
         return self._span(call), time.perf_counter()
@@ -227,9 +225,7 @@ class Observer:
             try:
                 _no_awaitable(self._after(end), "after")
             except Exception as hook_error:
-                raised = _hook_error("after", call, hook_error, result)
-                self._record(started, end, ended_at, None, raised)
-                raise raised from hook_error
+                raise self._after_failed(started, end, ended_at, result, hook_error) from hook_error
         self._record(started, end, ended_at, result, error)
 
     async def aend(
@@ -243,14 +239,23 @@ class Observer:
         end, ended_at = self._measure(started, call, result, error)
         if self._after is not None:
             try:
-                returned = self._after(end)
-                if returned is not None and inspect.isawaitable(returned):
-                    await returned
+                await _awaited(self._after(end))
             except Exception as hook_error:
-                raised = _hook_error("after", call, hook_error, result)
-                self._record(started, end, ended_at, None, raised)
-                raise raised from hook_error
+                raise self._after_failed(started, end, ended_at, result, hook_error) from hook_error
         self._record(started, end, ended_at, result, error)
+
+    def _after_failed(
+        self,
+        started: tuple[Span | None, float],
+        end: ToolCallEnd,
+        ended_at: int | None,
+        result: ToolCallResult[Any] | None,
+        error: Exception,
+    ) -> ToolHookError:
+        """The `after` hook raised: the call ends as that error (its result is never read)."""
+        raised = _hook_error("after", end.call, error, result)
+        self._record(started, end, ended_at, None, raised)
+        return raised
 
     def cancelled(
         self, started: tuple[Span | None, float], call: StandardToolCall, error: BaseException
@@ -421,6 +426,12 @@ def _qualified_name(error: BaseException) -> str:
         if kind.__module__ == "builtins"
         else f"{kind.__module__}.{kind.__qualname__}"
     )
+
+
+async def _awaited(returned: object) -> None:
+    """Await what an aio hook returned, if it is awaitable (a plain function's None is not)."""
+    if returned is not None and inspect.isawaitable(returned):
+        await returned
 
 
 def _hook_error(

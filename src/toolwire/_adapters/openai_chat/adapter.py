@@ -62,16 +62,23 @@ class ChatCompletionsAdapter:
 
     # -- definitions ---------------------------------------------------------------
 
-    def function_definition(self, spec: FunctionToolSpec) -> ChatCompletionFunctionToolParam:
+    def _named_schema(self, spec: FunctionToolSpec, schema_key: str) -> dict[str, Any]:
+        """What a function definition and a JSON-schema output format share: the name,
+        the description, the schema (under `schema_key`) and the strict flag (left out
+        for a server that refuses it)."""
         check_openai_name(spec.name, self.api)
-        function: FunctionDefinition = {
+        fields = {
             "name": spec.name,
             "description": spec.description,
-            "parameters": spec.fresh_parameters(),
+            schema_key: spec.fresh_parameters(),
             "strict": spec.strict,
         }
         if not self.server.strict:
-            del function["strict"]
+            del fields["strict"]
+        return fields
+
+    def function_definition(self, spec: FunctionToolSpec) -> ChatCompletionFunctionToolParam:
+        function = cast("FunctionDefinition", self._named_schema(spec, "parameters"))
         return {"type": "function", "function": function}
 
     def custom_definition(self, spec: CustomToolSpec) -> ChatCompletionCustomToolParam:
@@ -113,15 +120,7 @@ class ChatCompletionsAdapter:
         return definitions  # namespaced tools go by their flat names
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatJSONSchema:
-        check_openai_name(spec.name, self.api)
-        json_schema: JSONSchema = {
-            "name": spec.name,
-            "description": spec.description,
-            "schema": spec.fresh_parameters(),
-            "strict": spec.strict,
-        }
-        if not self.server.strict:
-            del json_schema["strict"]
+        json_schema = cast("JSONSchema", self._named_schema(spec, "schema"))
         return {"type": "json_schema", "json_schema": json_schema}
 
     def tool_choice_params(
