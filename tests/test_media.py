@@ -211,7 +211,7 @@ def test_anthropic_puts_media_inside_the_tool_result() -> None:
 
 
 def test_gemini_puts_media_in_the_function_response_parts() -> None:
-    assert tool_result_messages([result()], "gemini") == [
+    assert tool_result_messages([result()], "gemini", media="native") == [
         genai.Content(
             role="user",
             parts=[
@@ -282,7 +282,7 @@ def test_what_an_api_takes_nowhere_is_noted_and_reported(api: Api) -> None:
     done = ToolGroup.from_list([recording]).run_tool_call(
         StandardToolCall("function", "call_9", "recording", "{}"), None
     )
-    report = media_report([done], api)
+    report = media_report([done], api, media="native")
     placements = [
         (d.part.filename if isinstance(d.part, FilePart) else None, d.placement)
         for d in report.deliveries
@@ -295,7 +295,7 @@ def test_what_an_api_takes_nowhere_is_noted_and_reported(api: Api) -> None:
     }
     assert placements == expected[api]
     assert [d.placement for d in report.undelivered] == ["note"] * (2 if api == "chat.completions" else 1 if api != "gemini" else 0)  # fmt: skip
-    rendered = str(tool_result_messages([done], api))
+    rendered = str(tool_result_messages([done], api, media="native"))
     if report.undelivered:
         assert "could not be shown to you" in rendered
         assert report.undelivered[0].reason in rendered
@@ -356,8 +356,8 @@ def test_a_list_holding_something_else_is_the_handlers_bug() -> None:
         bad.run_tool_calls([call], None)
 
 
-def test_media_must_be_native_or_message() -> None:
-    with pytest.raises(ValueError, match="media must be 'native' or 'message'"):
+def test_media_must_be_auto_native_or_message() -> None:
+    with pytest.raises(ValueError, match="media must be 'auto', 'native' or 'message'"):
         tool_result_messages([result()], "anthropic", media="inline")  # pyright: ignore[reportCallIssue, reportArgumentType]
 
 

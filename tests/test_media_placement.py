@@ -277,7 +277,7 @@ def test_gemini_gets_a_data_url_image_as_inline_data() -> None:
     """A data: URL is no file URI: inside the function response, or in the user Content
     after it with media="message", it is a blob."""
     done = returned("shot:", ImagePart(url=f"data:image/png;base64,{b64(PNG)}"))
-    assert tool_result_messages([done], "gemini") == [
+    assert tool_result_messages([done], "gemini", media="native") == [
         genai.Content(
             role="user",
             parts=[

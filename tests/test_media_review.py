@@ -63,8 +63,13 @@ def returned(*parts: ResultPart) -> Any:
     return group.run_tool_call(CALL, list(parts))
 
 
+MODELS: dict[str, str] = {"anthropic": "claude-sonnet-4-6", "gemini": "gemini-3-flash-preview"}
+"""The model each API's requests name; media go where it takes them (`media="auto"`)."""
+
+
 def placements(result: Any, api: Api) -> list[tuple[str, str]]:
-    return [(d.placement, d.reason) for d in media_report([result], api).deliveries]
+    report = media_report([result], api, model=MODELS.get(api))
+    return [(d.placement, d.reason) for d in report.deliveries]
 
 
 # -- the wire, through the real SDK clients -----------------------------------------------
@@ -84,20 +89,20 @@ def sent_tail(api: Api, result: Any) -> list[dict[str, Any]]:
     history: list[Any] = [
         _prompt(api),
         *assistant_messages(turn, api),
-        *tool_result_messages([result], api),
+        *tool_result_messages([result], api, model=MODELS[api]),
     ]
-    assert check_history(history, api) == []
+    assert check_history(history, api, model=MODELS[api]) == []
     if api == "anthropic":
         from anthropic import Anthropic
 
         client = Anthropic(api_key="k", http_client=http)
-        client.messages.create(model="claude-sonnet-4-6", max_tokens=64, messages=history)
+        client.messages.create(model=MODELS[api], max_tokens=64, messages=history)
         return bodies[0]["messages"][2:]
     from google import genai
     from google.genai import types
 
     gemini = genai.Client(api_key="k", http_options=types.HttpOptions(httpx_client=http))
-    gemini.models.generate_content(model="gemini-3-flash-preview", contents=history)
+    gemini.models.generate_content(model=MODELS[api], contents=history)
     return bodies[0]["contents"][2:]
 
 

@@ -20,7 +20,7 @@ from typing_extensions import TypeAliasType
 
 from ._api import Api, adapter, check_api, kind_words
 from ._definition import CacheBreakpoint, cache_ttl
-from ._media import MediaPlacement, MediaReport, plan
+from ._media import ChosenPlacement, MediaPlacement, MediaReport, plan
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._turn import TurnStatus
 from .exceptions import UnexpectedObjectError
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
     )
     from openai.types.responses import Response, ResponseInputItemParam, ResponseOutputItem
 
+    from ._adapters._base import Adapter
     from ._adapters.openai_chat.servers import ChatServer
 
 __all__ = [
@@ -130,7 +131,8 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["chat.completions"] | ChatServer,
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ChatCompletionMessageParam]: ...
 @overload
@@ -138,7 +140,8 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["responses"],
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ResponseInputItemParam]: ...
 @overload
@@ -146,7 +149,8 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["anthropic"],
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[MessageParam]: ...
 @overload
@@ -154,7 +158,8 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["gemini"],
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Content]: ...
 @overload
@@ -162,14 +167,16 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]: ...
 def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]:
     """What to append after the assistant turn: one tool message per call (chat), one
@@ -178,11 +185,13 @@ def tool_result_messages(
     Empty when `results` is empty.
 
     Images and files a handler returned go inside the results where the API takes them
-    (`media="native"`, the default), or in one user message right after them
-    (`media="message"`, e.g. for Gemini models before 3, which reject media in function
-    responses). Chat Completions always uses the message: its tool messages take text
-    only. What an API takes nowhere becomes a note the model reads; `media_report`
-    says what went where.
+    (`media="native"`), or in one user message right after them (`media="message"`).
+    `media="auto"`, the default, chooses by `model`, the model that made the calls (the
+    name you called, or the response's model version): inside the results, except for
+    Gemini models before 3, which answer 400 to media in function responses, and for
+    Gemini when `model` is not given, where only the message is safe. Chat Completions
+    always uses the message: its tool messages take text only. What an API takes
+    nowhere becomes a note the model reads; `media_report` says what went where.
 
     `cache_breakpoint=True` (or a lifetime) ends the answer with a prompt-cache
     breakpoint where the API takes explicit ones: Anthropic (`cache_control` on the
@@ -193,12 +202,11 @@ def tool_result_messages(
     """
     if not results:
         return []
-    if media not in ("native", "message"):
-        raise ValueError(f"media must be 'native' or 'message', not {media!r}.")
     ttl = cache_ttl(cache_breakpoint)
     served = adapter(api)
+    chosen = _chosen_placement(served, media, model)
     try:
-        rendered = served.tool_result_messages(results, media)
+        rendered = served.tool_result_messages(results, chosen)
     except (AttributeError, TypeError):  # checked only once rendering failed
         mistake = _not_results(results, "tool_result_messages", api)
         if mistake is None:
@@ -213,20 +221,33 @@ def media_report(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "native",
+    media: MediaPlacement = "auto",
+    model: str | None = None,
 ) -> MediaReport:
-    """Where `tool_result_messages(results, api, media=media)` puts each image and file
-    of the results, and why when not inside the result; `report.undelivered` lists the
-    ones the API takes nowhere (the model reads a note about each instead)."""
-    rule = adapter(api).place_media
+    """Where `tool_result_messages(results, api, media=media, model=model)` puts each
+    image and file of the results, and why when not inside the result;
+    `report.undelivered` lists the ones the API takes nowhere (the model reads a note
+    about each instead)."""
+    served = adapter(api)
     name = check_api(api)
+    chosen = _chosen_placement(served, media, model)
     try:
-        return MediaReport(name, tuple(plan(results, name, rule, media)))
+        return MediaReport(name, tuple(plan(results, name, served.place_media, chosen)))
     except (AttributeError, TypeError):  # checked only once planning failed
         mistake = _not_results(results, "media_report", api)
         if mistake is None:
             raise
         raise mistake from None
+
+
+def _chosen_placement(served: Adapter, media: MediaPlacement, model: str | None) -> ChosenPlacement:
+    """`media` with "auto" decided by `served`'s API for `model`; a clear error for a
+    value that is no placement."""
+    if media == "auto":
+        return served.auto_media(model)
+    if media not in ("native", "message"):
+        raise ValueError(f"media must be 'auto', 'native' or 'message', not {media!r}.")
+    return media
 
 
 def _not_results(

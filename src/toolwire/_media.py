@@ -46,6 +46,7 @@ if TYPE_CHECKING:
     from ._result import ToolCallResult
 
 __all__ = [
+    "ChosenPlacement",
     "MediaDelivery",
     "MediaPlacement",
     "MediaReport",
@@ -72,9 +73,15 @@ __all__ = [
     "text_with_notes",
 ]
 
-MediaPlacement = Literal["native", "message"]
+MediaPlacement = Literal["auto", "native", "message"]
 """What `tool_result_messages(..., media=...)` asks for: media inside the results where
-the API allows ("native", the default), or in one user message right after them."""
+the API allows ("native"), in one user message right after them ("message"), or where
+the model that made the calls takes them ("auto", the default: "native" except on
+Gemini, where it is "native" for Gemini 3 models and "message" for earlier or unnamed
+ones, which every Gemini model reads)."""
+
+ChosenPlacement = Literal["native", "message"]
+"""A `MediaPlacement` with "auto" decided for one API and model."""
 
 Placement = Literal["native", "message", "note"]
 

@@ -18,14 +18,21 @@ if TYPE_CHECKING:
         ToolNamespace,
         ToolSearchExecution,
     )
-    from .._media import MediaPlacement, Placement
+    from .._media import ChosenPlacement, MediaPlacement, Placement
     from .._parts import MediaPart
     from .._result import ToolCallResult
     from .._streaming._events import StreamEvent
     from .._tool_choice import CheckedChoice
     from .._turn import TurnStatus
 
-__all__ = ["Adapter", "StreamAccumulator", "call_text", "check_tool_name", "field"]
+__all__ = [
+    "Adapter",
+    "StreamAccumulator",
+    "call_text",
+    "check_tool_name",
+    "field",
+    "media_native_for_every_model",
+]
 
 
 class Adapter(Protocol):
@@ -106,8 +113,20 @@ class Adapter(Protocol):
         ...
 
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]: ...
+    def auto_media(self, model: str | None) -> ChosenPlacement:
+        """What `media="auto"` means on this API for the model that made the calls (None
+        when unknown)."""
+        ...
+
     def turn_status(self, response: object) -> TurnStatus: ...
     def stream_accumulator(self) -> StreamAccumulator: ...
+
+
+def media_native_for_every_model(model: str | None) -> ChosenPlacement:
+    """`Adapter.auto_media` of an API whose every model takes media where its results
+    take them: `media="auto"` is "native" there, whatever the model."""
+    del model
+    return "native"
 
 
 class StreamAccumulator(Protocol):

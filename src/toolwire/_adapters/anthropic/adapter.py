@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .._base import call_text, check_tool_name, field
+from .._base import call_text, check_tool_name, field, media_native_for_every_model
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, cache_control, place, tool_result_block
@@ -178,6 +178,8 @@ class AnthropicAdapter:
 
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
+
+    auto_media = staticmethod(media_native_for_every_model)
 
     def turn_status(self, response: object) -> TurnStatus:
         blocks, _, stop_reason = _message_of(response)

@@ -81,7 +81,7 @@ from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
-from .results import attachments, built, function_response_part, place
+from .results import attachments, built, function_response_part, media_for_model, place
 from .turn import argument_streaming_error, enum_text, status_of
 
 if TYPE_CHECKING:
@@ -247,6 +247,8 @@ class GeminiAdapter:
 
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
+
+    auto_media = staticmethod(media_for_model)
 
     def turn_status(self, response: object) -> TurnStatus:
         turn = _turn_of(response)

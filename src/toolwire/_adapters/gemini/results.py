@@ -4,8 +4,10 @@ A `FunctionResponse` carries media in its `parts` (Gemini 3 models read them): i
 (png, jpeg, webp), PDFs and plain text go there, with the result's text under
 `response`. Audio, video and other types go in one user `Content` right after the
 function responses, where every Gemini model reads them; so do all media with
-`media="message"`, which models before Gemini 3 need (they reject media in function
-responses). Inline data over 20 MB is noted instead: upload it with the Files API and
+`media="message"`, which models before Gemini 3 need (they answer 400 "`function_response.parts`
+is not supported for this model"). `media="auto"` (the default) picks by the model that
+made the calls: "native" for Gemini 3 and later, "message" for earlier models and when
+the model is not known, since every Gemini model reads media in a user Content. Inline data over 20 MB is noted instead: upload it with the Files API and
 return its URI as `file_id`. So is an image of a type Gemini does not take (gif):
 Gemini reads png, jpeg, webp, heic and heif images. A `data:` URL is no file URI: it
 goes as the inline data it holds, with the checks bytes get. An inline image goes as
@@ -17,12 +19,14 @@ not valid") are noted.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import pydantic
 
 from ..._media import (
+    ChosenPlacement,
     MediaPlacement,
     Placement,
     image_bytes_type,
@@ -38,7 +42,14 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["NAMELESS_CALL_NAME", "attachments", "built", "function_response_part", "place"]
+__all__ = [
+    "NAMELESS_CALL_NAME",
+    "attachments",
+    "built",
+    "function_response_part",
+    "media_for_model",
+    "place",
+]
 
 Model = TypeVar("Model", bound=pydantic.BaseModel)
 
@@ -77,6 +88,21 @@ GEMINI_IMAGE_TYPES = frozenset(
 )
 """The image types Gemini reads, anywhere; other images become a note."""
 GEMINI_MAX_INLINE_BYTES = 20 * 1024 * 1024
+
+
+_GEMINI_MAJOR = re.compile(r"gemini-(\d+)")
+"""The major version of a Gemini model name: `gemini-3-pro-preview`, `gemini-3.1-pro`,
+`models/gemini-2.5-flash`, a Vertex resource path ending in one."""
+
+
+def media_for_model(model: str | None) -> ChosenPlacement:
+    """What `media="auto"` means for `model` (the name the request used, or a response's
+    `model_version`): media in function responses for Gemini 3 and later, which read
+    them; in a user Content after them for earlier models, which answer 400 to them, and
+    for a name that says no version (an alias such as `gemini-flash-latest`, a tuned
+    model), where only that placement is safe."""
+    found = _GEMINI_MAJOR.match(model.rpartition("/")[2]) if model else None
+    return "native" if found is not None and int(found[1]) >= 3 else "message"
 
 
 def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:

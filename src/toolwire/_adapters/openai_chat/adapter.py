@@ -11,7 +11,7 @@ from ..._api import api_or_none, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
-from .._base import call_text, field
+from .._base import call_text, field, media_native_for_every_model
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .fragments import arguments_text
@@ -200,6 +200,8 @@ class ChatCompletionsAdapter:
 
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
+
+    auto_media = staticmethod(media_native_for_every_model)
 
     def stream_accumulator(self) -> ChatStreamAccumulator:
         from .stream import ChatStreamAccumulator

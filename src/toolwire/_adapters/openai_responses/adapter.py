@@ -36,7 +36,7 @@ from ..._call import StandardToolCall, synthesized_id
 from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
-from .._base import call_text, field
+from .._base import call_text, field, media_native_for_every_model
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .definitions import loaded_tool_names, nested, tool_search_definition
@@ -190,6 +190,8 @@ class ResponsesAdapter:
 
     def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
         return place(part, media)
+
+    auto_media = staticmethod(media_native_for_every_model)
 
     def stream_accumulator(self) -> ResponsesStreamAccumulator:
         from .stream import ResponsesStreamAccumulator

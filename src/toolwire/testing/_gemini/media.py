@@ -1,8 +1,9 @@
 """What the Gemini API answers 400 to in the images and files of `contents`.
 
 - media in a function response's `parts` for a model before Gemini 3 (they answer
-  400; send them in a user Content with `media="message"`), or of a type other than
-  png, jpeg, webp images, PDF and plain text;
+  400 "`function_response.parts` is not supported for this model"; send them in a user
+  Content: `tool_result_messages(..., model=...)` or `media="message"`), or of a type
+  other than png, jpeg, webp images, PDF and plain text;
 - an image of a type Gemini does not read (it reads png, jpeg, webp, heic, heif: not
   gif), anywhere in a user Content, or whose inline bytes are not what their label
   says (`_rules_media`);
@@ -56,8 +57,10 @@ def gemini_media_problems(
                     HistoryProblem(
                         index,
                         f"{here} has media parts, which {model!r} does not take (models before "
-                        "Gemini 3 answer 400); send them in a user Content after the "
-                        "function responses: tool_result_messages(..., media='message')",
+                        "Gemini 3 answer 400: `function_response.parts` is not supported for "
+                        "this model); send them in a user Content after the function "
+                        "responses: tool_result_messages(..., model=<the model>) does so for "
+                        "these models",
                     )
                 )
                 continue
