@@ -1,6 +1,6 @@
 """Async tools returning an image and a PDF, Gemini: Gemini 3 models read them in the
-function response's parts; older models need them in a user message after the
-responses (media="message"), which works on every model."""
+function response's parts, older models in a user message after the responses:
+`model=` lets toolwire choose (media="auto", the default)."""
 
 import asyncio
 import base64
@@ -37,7 +37,6 @@ REPORT_PDF = base64.b64decode(
 )
 
 MODEL = "gemini-3-flash-preview"
-MEDIA = "native" if MODEL.startswith("gemini-3") else "message"  # before 3: no media in responses
 
 script = [
     FakeReply.tool_calls(("get_chart", {"quarter": "Q3"}), ("get_report", {"quarter": "Q3"})),
@@ -87,8 +86,8 @@ async def main() -> None:
         if not results:
             print(f"Answer: {response.text}")
             break
-        print(media_report(results, "gemini", media=MEDIA))
-        history.extend(tool_result_messages(results, "gemini", media=MEDIA))
+        print(media_report(results, "gemini", model=MODEL))
+        history.extend(tool_result_messages(results, "gemini", model=MODEL))
 
 
 if __name__ == "__main__":
