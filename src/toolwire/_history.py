@@ -218,10 +218,10 @@ def media_report(
     """Where `tool_result_messages(results, api, media=media)` puts each image and file
     of the results, and why when not inside the result; `report.undelivered` lists the
     ones the API takes nowhere (the model reads a note about each instead)."""
-    rule = adapter(api).place_media
+    served = adapter(api)
     name = check_api(api)
     try:
-        return MediaReport(name, tuple(plan(results, name, rule, media)))
+        return MediaReport(name, tuple(plan(results, name, served.media_rule(results), media)))
     except (AttributeError, TypeError):  # checked only once planning failed
         mistake = _not_results(results, "media_report", api)
         if mistake is None:
