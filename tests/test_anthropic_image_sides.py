@@ -9,7 +9,6 @@ a few kilobytes. The other APIs state no side limit, and send them all.
 
 from __future__ import annotations
 
-import base64
 from typing import Any
 
 import anthropic
@@ -18,13 +17,11 @@ from anthropic.types import ImageBlockParam, MessageParam, ToolResultBlockParam
 from inline_snapshot import snapshot
 
 from tests.images import png
+from tests.test_media_placement import b64, group
 from toolwire._api import API_NAMES
 from toolwire.core import (
-    BaseFunctionToolModel,
     ImagePart,
-    ResultPart,
     StandardToolCall,
-    ToolGroup,
     assistant_messages,
     media_report,
     tool_result_messages,
@@ -39,16 +36,6 @@ WIDE = png(2001, 1)
 SMALL = png()
 
 
-class shot(BaseFunctionToolModel[list[ResultPart], None]):
-    """Return what the test hands in as context."""
-
-    def model_tool_handler(self, context: list[ResultPart]) -> tuple[list[ResultPart], None]:
-        return context, None
-
-
-group = ToolGroup.from_list([shot])
-
-
 def returned(*images: bytes, call_id: str = "call_1") -> Any:
     """The result of a call whose handler returned these PNGs."""
     call = StandardToolCall("function", call_id, "shot", "{}")
@@ -57,10 +44,6 @@ def returned(*images: bytes, call_id: str = "call_1") -> Any:
 
 def placements(results: list[Any], api: Any = "anthropic") -> list[tuple[str, str]]:
     return [(d.placement, d.reason) for d in media_report(results, api).deliveries]
-
-
-def b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
 
 
 def image_block(data: bytes) -> ImageBlockParam:

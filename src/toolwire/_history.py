@@ -182,7 +182,9 @@ def tool_result_messages(
     (`media="message"`, e.g. for Gemini models before 3, which reject media in function
     responses). Chat Completions always uses the message: its tool messages take text
     only. What an API takes nowhere becomes a note the model reads; `media_report`
-    says what went where.
+    says what went where. Rules that count a request's images count the images of
+    `results` together: Anthropic takes sides of up to 2000 px (not 8000) past 20
+    images, and counts earlier turns' images too, which `check_history` sees.
 
     `cache_breakpoint=True` (or a lifetime) ends the answer with a prompt-cache
     breakpoint where the API takes explicit ones: Anthropic (`cache_control` on the

@@ -38,7 +38,6 @@ from ..._media import (
     image_header,
     inline,
     laid_out,
-    media_parts,
     moved_media,
     text_bytes_problem,
 )
@@ -91,7 +90,13 @@ def media_rule(results: Sequence[ToolCallResult[Any]]) -> Rule:
     `place`, with a side limit of 2000 px instead of 8000 when the answer sends more
     than 20 images (the API's limit for a request of that many). Counting reads the
     images only when there are more than 20 of them."""
-    images = [p for r in results for p in media_parts(r) if isinstance(p, ImagePart)]
+    images = [
+        part
+        for result in results
+        if result.result_parts  # a text result (the common case) has none
+        for part in result.result_parts
+        if isinstance(part, ImagePart)
+    ]
     if len(images) <= ANTHROPIC_MANY_IMAGES:
         return place
     sent = sum(place(part, "native")[0] != "note" for part in images)
