@@ -215,7 +215,8 @@ FILES = {
     "wide.txt": ("text/plain; charset=utf-16le", "ab".encode("utf-16-le")),
 }
 """Text files a served tool returns: UTF-8, Latin-1, UTF-16 with its BOM, and UTF-16
-without one, whose bytes happen to be valid UTF-8 but whose media type says otherwise."""
+without one, whose bytes happen to be valid UTF-8 but whose media type names its
+charset."""
 
 FILE_SERVER = textwrap.dedent(
     f"""
@@ -239,8 +240,10 @@ FILE_SERVER = textwrap.dedent(
 
 
 def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
-    """A UTF-8 text file goes as a text resource; any other encoding as a blob, byte
-    for byte, where it used to be decoded with replacement characters."""
+    """A UTF-8 text file goes as a text resource, and so does one whose media type names
+    its charset (decoded with it, issue 24 item 7); a file in another encoding that names
+    none goes as a blob, byte for byte, where it used to be decoded with replacement
+    characters."""
 
     async def body() -> Any:
         async with Client(python_server(FILE_SERVER)) as client:
@@ -277,8 +280,8 @@ def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
                 "type": "resource",
                 "resource": {
                     "uri": "toolwire://result/wide.txt",
-                    "mime_type": "text/plain; charset=utf-16le",
-                    "blob": "YQBiAA==",
+                    "mime_type": "text/plain",
+                    "text": "ab",
                 },
             },
         ]
@@ -289,4 +292,4 @@ def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
         if isinstance(block, types.EmbeddedResource)
         and isinstance(block.resource, types.BlobResourceContents)
     ]
-    assert sent == [data for _, data in list(FILES.values())[1:]]
+    assert sent == [data for _, data in list(FILES.values())[1:3]]
