@@ -191,7 +191,9 @@ def tool_result_messages(
     Gemini models before 3, which answer 400 to media in function responses, and for
     Gemini when `model` is not given, where only the message is safe. Chat Completions
     always uses the message: its tool messages take text only. What an API takes
-    nowhere becomes a note the model reads; `media_report` says what went where.
+    nowhere becomes a note the model reads; `media_report` says what went where. Rules that count a request's images count the images of
+    `results` together: Anthropic takes sides of up to 2000 px (not 8000) past 20
+    images, and counts earlier turns' images too, which `check_history` sees.
 
     `cache_breakpoint=True` (or a lifetime) ends the answer with a prompt-cache
     breakpoint where the API takes explicit ones: Anthropic (`cache_control` on the
@@ -232,7 +234,7 @@ def media_report(
     name = check_api(api)
     chosen = _chosen_placement(served, media, model)
     try:
-        return MediaReport(name, tuple(plan(results, name, served.place_media, chosen)))
+        return MediaReport(name, tuple(plan(results, name, served.media_rule(results), chosen)))
     except (AttributeError, TypeError):  # checked only once planning failed
         mistake = _not_results(results, "media_report", api)
         if mistake is None:

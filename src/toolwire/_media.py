@@ -25,7 +25,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from ._image_bytes import read_image
+from ._image_bytes import ImageHeader, read_image
 from ._parts import (
     FilePart,
     ImagePart,
@@ -51,6 +51,7 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "Placement",
+    "Rule",
     "attachments_intro",
     "attachments_line",
     "b64",
@@ -59,6 +60,7 @@ __all__ = [
     "describe",
     "image_bytes_problem",
     "image_bytes_type",
+    "image_header",
     "file_text",
     "image_type_outside",
     "inline",
@@ -204,17 +206,24 @@ def image_bytes_problem(part: MediaPart) -> str:
     its label says one (an HTML error page), or they are one but cut short or corrupt
     (a PNG cut after its signature, a bad chunk CRC, a JPEG without its end), which the
     APIs answer 400 to."""
+    header = image_header(part)
+    return header if isinstance(header, str) else ""
+
+
+def image_header(part: MediaPart) -> ImageHeader | str | None:
+    """An inline image's header (its type and size in pixels, for the APIs' size rules),
+    or why its bytes cannot be read (`image_bytes_problem`); None when there is nothing
+    to read: no inline image, or neither its label nor its bytes have a signature."""
     if not isinstance(part, ImagePart) or part.data is None:
-        return ""
+        return None
     if image_bytes_type(part) is None:
         if part.media_type not in SIGNED_IMAGE_TYPES:
-            return ""
+            return None
         return (
             "its bytes are not a png, jpeg, gif or webp image, though its media_type says "
             f"{part.media_type}"
         )
-    header = read_image(part.data)
-    return header if isinstance(header, str) else ""
+    return read_image(part.data)
 
 
 def media_bytes_problem(part: MediaPart) -> str:

@@ -18,8 +18,7 @@ if TYPE_CHECKING:
         ToolNamespace,
         ToolSearchExecution,
     )
-    from .._media import ChosenPlacement, MediaPlacement, Placement
-    from .._parts import MediaPart
+    from .._media import ChosenPlacement, MediaPlacement, Rule
     from .._result import ToolCallResult
     from .._streaming._events import StreamEvent
     from .._tool_choice import CheckedChoice
@@ -112,7 +111,11 @@ class Adapter(Protocol):
         """The result's native answer, as its registry entry's `result_property`."""
         ...
 
-    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]: ...
+    def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
+        """Where each image and file of `results`, answered together, goes (the rule
+        `tool_result_messages` and `media_report` both follow)."""
+        ...
+
     def auto_media(self, model: str | None) -> ChosenPlacement:
         """What `media="auto"` means on this API for the model that made the calls (None
         when unknown)."""

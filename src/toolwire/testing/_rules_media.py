@@ -18,7 +18,7 @@ import binascii
 from .._image_bytes import ImageHeader, read_image
 from .._parts import is_data_url
 
-__all__ = ["data_url_image_problem", "data_url_type", "image_bytes_problem"]
+__all__ = ["data_url_image_problem", "data_url_type", "image_bytes_problem", "inline_image"]
 
 _SIGNED_IMAGES = frozenset({"image/png", "image/jpeg", "image/gif", "image/webp"})
 """The image types whose files start with a signature of their own, so their bytes can
@@ -64,14 +64,20 @@ def image_bytes_problem(media_type: str, encoded: str) -> str:
 def _structure_problem(encoded: str) -> str:
     """What the API says of image bytes of the right type that do not decode: cut short
     or corrupt (a PNG cut after its signature, a bad chunk CRC, a JPEG without its end)."""
+    header = inline_image(encoded)
+    if not isinstance(header, str):
+        return ""
+    return f"image bytes that do not decode: {header} (the live API answers 400)"
+
+
+def inline_image(encoded: str) -> ImageHeader | str | None:
+    """`read_image` of base64 image bytes: their header, or why they do not decode; None
+    when the text is not base64."""
     try:
         data = base64.b64decode(encoded + "=" * (-len(encoded) % 4), altchars=b"-_")
     except (binascii.Error, ValueError):
-        return ""
-    header = read_image(data)
-    if isinstance(header, ImageHeader):
-        return ""
-    return f"image bytes that do not decode: {header} (the live API answers 400)"
+        return None
+    return read_image(data)
 
 
 def data_url_image_problem(url: str) -> str:

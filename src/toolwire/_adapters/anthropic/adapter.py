@@ -32,7 +32,7 @@ from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field, media_native_for_every_model
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, cache_control, place, tool_result_block
+from .results import attachment_blocks, cache_control, media_rule, tool_result_block
 from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
@@ -44,8 +44,7 @@ if TYPE_CHECKING:
     )
 
     from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
-    from ..._media import MediaPlacement, Placement
-    from ..._parts import MediaPart
+    from ..._media import MediaPlacement
     from ..._result import ToolCallResult
     from ..._turn import TurnStatus
     from .stream import AnthropicStreamAccumulator
@@ -169,15 +168,17 @@ class AnthropicAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[MessageParam]:
-        content: list[Any] = [tool_result_block(result, media) for result in results]
-        content += attachment_blocks(results, media)  # after the results, which come first
+        rule = media_rule(results)
+        content: list[Any] = [tool_result_block(result, media, rule) for result in results]
+        content += attachment_blocks(results, media, rule)  # after the results, which come first
         return [{"role": "user", "content": content}]
 
     native_result = staticmethod(tool_result_block)
     """One result's answer, as every result's `tool_result_block` property holds it."""
 
-    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
-        return place(part, media)
+    media_rule = staticmethod(media_rule)
+    """Each part's placement: `place`, held to 2000 px a side when the answer sends
+    more than 20 images."""
 
     auto_media = staticmethod(media_native_for_every_model)
 

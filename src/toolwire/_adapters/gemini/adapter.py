@@ -93,8 +93,7 @@ if TYPE_CHECKING:
         GeminiResponseFormat,
         ToolNamespace,
     )
-    from ..._media import MediaPlacement, Placement
-    from ..._parts import MediaPart
+    from ..._media import MediaPlacement, Rule
     from ..._result import ToolCallResult
     from ..._turn import TurnStatus
     from .stream import GeminiStreamAccumulator
@@ -245,8 +244,8 @@ class GeminiAdapter:
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""
 
-    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
-        return place(part, media)
+    def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
+        return place
 
     auto_media = staticmethod(media_for_model)
 

@@ -32,8 +32,7 @@ if TYPE_CHECKING:
     from openai.types.shared_params.response_format_json_schema import JSONSchema
 
     from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
-    from ..._media import MediaPlacement, Placement
-    from ..._parts import MediaPart
+    from ..._media import MediaPlacement, Rule
     from ..._result import ToolCallResult
     from ..._tool_choice import CheckedChoice
     from ..._turn import TurnStatus
@@ -198,8 +197,8 @@ class ChatCompletionsAdapter:
     native_result = staticmethod(tool_message)
     """One result's answer, as every result's `tool_message` property holds it."""
 
-    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
-        return place(part, media)
+    def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
+        return place
 
     auto_media = staticmethod(media_native_for_every_model)
 

@@ -61,8 +61,7 @@ if TYPE_CHECKING:
     )
 
     from ..._definition import CustomToolSpec, FunctionToolSpec, ToolNamespace
-    from ..._media import MediaPlacement, Placement
-    from ..._parts import MediaPart
+    from ..._media import MediaPlacement, Rule
     from ..._result import ToolCallResult
     from ..._turn import TurnStatus
     from .stream import ResponsesStreamAccumulator
@@ -188,8 +187,8 @@ class ResponsesAdapter:
     native_result = staticmethod(output_item)
     """One result's answer, as every result's `output_item` property holds it."""
 
-    def place_media(self, part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
-        return place(part, media)
+    def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
+        return place
 
     auto_media = staticmethod(media_native_for_every_model)
 

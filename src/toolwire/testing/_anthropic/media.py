@@ -6,7 +6,9 @@
 - a base64 document that is not a PDF;
 - a content block type the API does not define for user content;
 - an image or document whose URL source is a `data:` URL (URL sources are fetched:
-  inline bytes go in a base64 source).
+  inline bytes go in a base64 source);
+- a base64 image with a side over 8000 px, or over 2000 px when the request holds more
+  than 20 images (every image block of the request counts, inside tool results too).
 """
 
 from __future__ import annotations
@@ -14,9 +16,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from ..._image_bytes import ImageHeader
 from ..._parts import is_data_url
 from .._rules import HistoryProblem, blocks_of, field, text_field
-from .._rules_media import image_bytes_problem
+from .._rules_media import image_bytes_problem, inline_image
 
 __all__ = ["anthropic_media_problems"]
 
@@ -35,6 +38,10 @@ _USER_BLOCKS = frozenset(
 _MAX_IMAGE_BASE64 = 5 * 1024 * 1024
 """Characters of base64 per image ("image exceeds 5 MB maximum: 5333336 bytes > 5242880
 bytes": the API counts the base64 text)."""
+_MAX_SIDE = 8000
+_MANY_IMAGES = 20
+"""Past this many images in a request, each side may be at most `_MANY_IMAGES_MAX_SIDE`."""
+_MANY_IMAGES_MAX_SIDE = 2000
 
 
 def anthropic_media_problems(
@@ -42,21 +49,27 @@ def anthropic_media_problems(
 ) -> list[HistoryProblem]:
     """Every media shape in `messages` the Messages API rejects (no rule depends on the
     `model`)."""
-    problems: list[HistoryProblem] = []
-    for index, message in enumerate(messages):
-        if text_field(message, "role") != "user":
-            continue
-        for block in blocks_of(message, "content"):
-            found = [_block_problem(block)]
-            if text_field(block, "type") == "tool_result":
-                found += [_block_problem(inner) for inner in blocks_of(block, "content")]
-            problems += [
-                HistoryProblem(index, f"messages[{index}] (user) has {p}") for p in found if p
-            ]
-    return problems
+    blocks = [
+        (index, block)
+        for index, message in enumerate(messages)
+        if text_field(message, "role") == "user"
+        for outer in blocks_of(message, "content")
+        for block in (
+            [outer, *blocks_of(outer, "content")]
+            if text_field(outer, "type") == "tool_result"
+            else [outer]
+        )
+    ]
+    images = sum(text_field(block, "type") == "image" for _, block in blocks)
+    return [
+        HistoryProblem(index, f"messages[{index}] (user) has {problem}")
+        for index, block in blocks
+        if (problem := _block_problem(block, images))
+    ]
 
 
-def _block_problem(block: Mapping[str, Any]) -> str:
+def _block_problem(block: Mapping[str, Any], images: int) -> str:
+    """What the API says of one block, in a request of `images` image blocks."""
     kind = text_field(block, "type")
     source = field(block, "source")
     source_type = text_field(source, "type")
@@ -75,6 +88,9 @@ def _block_problem(block: Mapping[str, Any]) -> str:
         unreadable = image_bytes_problem(media_type, data)
         if unreadable:
             return unreadable
+        header = inline_image(data)
+        if isinstance(header, ImageHeader):
+            return _side_problem(header, images)
     if kind == "document" and source_type == "base64" and media_type != "application/pdf":
         return (
             f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
@@ -86,3 +102,19 @@ def _block_problem(block: Mapping[str, Any]) -> str:
             "URL; Anthropic fetches URL sources itself: send the bytes as a base64 source"
         )
     return ""
+
+
+def _side_problem(header: ImageHeader, images: int) -> str:
+    """What the API says of an image this size in a request of `images` images."""
+    side = max(header.width, header.height)
+    if side > _MAX_SIDE:
+        limit = f"max allowed size: {_MAX_SIDE} pixels"
+    elif images > _MANY_IMAGES and side > _MANY_IMAGES_MAX_SIDE:
+        limit = f"max allowed size for many-image requests: {_MANY_IMAGES_MAX_SIDE} pixels"
+    else:
+        return ""
+    return (
+        f"an image of {header.width}x{header.height} pixels in a request of {images} "
+        f'image(s): the live API answers 400 ("At least one of the image dimensions exceed '
+        f'{limit}"); scale it down, or send fewer images'
+    )
