@@ -1,6 +1,6 @@
 """Tools returning an image and a PDF, Gemini: Gemini 3 models read them in the
 function response's parts, older models in a user message after the responses:
-`model=` lets toolwire choose (media="auto", the default)."""
+`media="auto"` with `model=` lets toolwire choose."""
 
 import base64
 import os
@@ -83,8 +83,8 @@ def main() -> None:
         if not results:
             print(f"Answer: {response.text}")
             break
-        print(media_report(results, "gemini", model=MODEL))
-        history.extend(tool_result_messages(results, "gemini", model=MODEL))
+        print(media_report(results, "gemini", media="auto", model=MODEL))
+        history.extend(tool_result_messages(results, "gemini", media="auto", model=MODEL))
 
 
 if __name__ == "__main__":

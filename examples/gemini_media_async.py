@@ -1,6 +1,6 @@
 """Async tools returning an image and a PDF, Gemini: Gemini 3 models read them in the
 function response's parts, older models in a user message after the responses:
-`model=` lets toolwire choose (media="auto", the default)."""
+`media="auto"` with `model=` lets toolwire choose."""
 
 import asyncio
 import base64
@@ -86,8 +86,8 @@ async def main() -> None:
         if not results:
             print(f"Answer: {response.text}")
             break
-        print(media_report(results, "gemini", model=MODEL))
-        history.extend(tool_result_messages(results, "gemini", model=MODEL))
+        print(media_report(results, "gemini", media="auto", model=MODEL))
+        history.extend(tool_result_messages(results, "gemini", media="auto", model=MODEL))
 
 
 if __name__ == "__main__":

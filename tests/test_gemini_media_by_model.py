@@ -1,7 +1,8 @@
-"""Gemini media placement by model: `media="auto"` (the default) puts a tool's images in
+"""Gemini media placement by model: `media="auto"` puts a tool's images in
 the function response for Gemini 3 and later, and in a user Content after the
 responses for earlier models (which answer 400 to media in function responses) and
-for an unnamed model; the explicit values stay as they were. Through the real
+for an unnamed model; the explicit values, and the default ("native", as DESIGN
+states), stay as they were. Through the real
 google-genai client against `FakeGemini`, which refuses what the model refuses."""
 
 from __future__ import annotations
@@ -114,9 +115,8 @@ def _camel(key: str) -> str:
 
 
 def test_auto_puts_media_inside_for_gemini_3_and_after_for_earlier_models() -> None:
-    assert sent_results(NEW, model=NEW) == INSIDE
-    assert sent_results(OLD, model=OLD) == AFTER
     assert sent_results(NEW, media="auto", model=NEW) == INSIDE
+    assert sent_results(OLD, media="auto", model=OLD) == AFTER
 
 
 def test_auto_reads_the_model_from_the_response_the_results_answer() -> None:
@@ -126,14 +126,22 @@ def test_auto_reads_the_model_from_the_response_the_results_answer() -> None:
         response = fake.client().models.generate_content(model=model, contents="Q3?")
         assert response.model_version == model
         results = group.run_tool_calls(response, None)
-        rendered = tool_result_messages(results, "gemini", model=response.model_version)
+        rendered = tool_result_messages(
+            results, "gemini", media="auto", model=response.model_version
+        )
         wire = [c.model_dump(mode="json", by_alias=True, exclude_none=True) for c in rendered]
         assert _elided(wire) == expected
 
 
-def test_the_default_without_a_model_is_what_every_gemini_model_takes() -> None:
-    assert sent_results(OLD) == AFTER
-    assert sent_results(NEW) == AFTER
+def test_auto_without_a_model_is_what_every_gemini_model_takes() -> None:
+    assert sent_results(OLD, media="auto") == AFTER
+    assert sent_results(NEW, media="auto") == AFTER
+
+
+def test_the_default_stays_native() -> None:
+    """The contract's default: inside the results, whatever `model` says."""
+    assert sent_results(NEW) == INSIDE
+    assert sent_results(NEW, model=OLD) == INSIDE
 
 
 def test_the_explicit_placements_are_unchanged() -> None:
@@ -164,7 +172,7 @@ def test_the_explicit_placements_are_unchanged() -> None:
 )
 def test_auto_reads_the_version_in_the_model_name(model: str | None, expected: str) -> None:
     done = group.run_tool_call(StandardToolCall("function", "call_1", "chart", "{}"), None)
-    report = media_report([done], "gemini", model=model)
+    report = media_report([done], "gemini", media="auto", model=model)
     assert [d.placement for d in report.deliveries] == [expected]
 
 
@@ -191,8 +199,8 @@ def test_check_history_knows_the_rule_for_the_model() -> None:
         "contents[1] (user): the functionResponse for 'chart' has media parts, which "
         "'gemini-2.5-flash' does not take (models before Gemini 3 answer 400: "
         "`function_response.parts` is not supported for this model); send them in a user "
-        "Content after the function responses: tool_result_messages(..., model=<the model>) "
-        "does so for these models"
+        "Content after the function responses: "
+        'tool_result_messages(..., media="auto", model=<the model>) does so for these models'
     ]
-    auto = [*turn, *tool_result_messages(results, "gemini", model=OLD)]
+    auto = [*turn, *tool_result_messages(results, "gemini", media="auto", model=OLD)]
     assert check_history(auto, "gemini", model=OLD) == []

@@ -131,7 +131,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["chat.completions"] | ChatServer,
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ChatCompletionMessageParam]: ...
@@ -140,7 +140,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["responses"],
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[ResponseInputItemParam]: ...
@@ -149,7 +149,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["anthropic"],
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[MessageParam]: ...
@@ -158,7 +158,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Literal["gemini"],
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Content]: ...
@@ -167,7 +167,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]: ...
@@ -175,7 +175,7 @@ def tool_result_messages(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
     cache_breakpoint: CacheBreakpoint = False,
 ) -> list[Any]:
@@ -185,11 +185,11 @@ def tool_result_messages(
     Empty when `results` is empty.
 
     Images and files a handler returned go inside the results where the API takes them
-    (`media="native"`), or in one user message right after them (`media="message"`).
-    `media="auto"`, the default, chooses by `model`, the model that made the calls (the
-    name you called, or the response's model version): inside the results, except for
-    Gemini models before 3, which answer 400 to media in function responses, and for
-    Gemini when `model` is not given, where only the message is safe. Chat Completions
+    (`media="native"`, the default), or in one user message right after them
+    (`media="message"`). `media="auto"` chooses by `model`, the model that made the
+    calls (the name you called, or the response's model version): inside the results,
+    except for Gemini models before 3, which answer 400 to media in function responses,
+    and for Gemini when `model` is not given, where only the message is safe. Chat Completions
     always uses the message: its tool messages take text only. What an API takes
     nowhere becomes a note the model reads; `media_report` says what went where. Rules that count a request's images count the images of
     `results` together: Anthropic takes sides of up to 2000 px (not 8000) past 20
@@ -223,7 +223,7 @@ def media_report(
     results: Sequence[ToolCallResult[Any]],
     api: Api | ChatServer,
     *,
-    media: MediaPlacement = "auto",
+    media: MediaPlacement = "native",
     model: str | None = None,
 ) -> MediaReport:
     """Where `tool_result_messages(results, api, media=media, model=model)` puts each

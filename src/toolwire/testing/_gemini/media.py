@@ -2,7 +2,7 @@
 
 - media in a function response's `parts` for a model before Gemini 3 (they answer
   400 "`function_response.parts` is not supported for this model"; send them in a user
-  Content: `tool_result_messages(..., model=...)` or `media="message"`), or of a type
+  Content: `tool_result_messages(..., media="auto", model=...)` or `media="message"`), or of a type
   other than png, jpeg, webp images, PDF and plain text;
 - an image of a type Gemini does not read (it reads png, jpeg, webp, heic, heif: not
   gif), anywhere in a user Content, or whose inline bytes are not what their label
@@ -59,7 +59,7 @@ def gemini_media_problems(
                         f"{here} has media parts, which {model!r} does not take (models before "
                         "Gemini 3 answer 400: `function_response.parts` is not supported for "
                         "this model); send them in a user Content after the function "
-                        "responses: tool_result_messages(..., model=<the model>) does so for "
+                        'responses: tool_result_messages(..., media="auto", model=<the model>) does so for '
                         "these models",
                     )
                 )
