@@ -56,7 +56,8 @@ class Plot(BaseFunctionToolModel[None, None]):
     """Text, or a text per language: a JSON-looking string is text here."""
 
     def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"plotted {len(self.points)} points", None
+        caption = f" captioned {self.caption!r}" if self.caption else ""
+        return f"plotted {len(self.points)} points{caption}", None
 
 
 GROUP = ToolGroup.from_list([Plot])
@@ -119,15 +120,24 @@ def test_each_repair_is_reported_with_its_path() -> None:
 def test_repair_is_off_by_default_and_changes_no_valid_call() -> None:
     mangled = json.dumps({"points": json.dumps(POINTS)})
     assert run(mangled, None).fail_reason == "invalid_arguments"
-    # a JSON-looking string where the schema takes text stays text
-    valid = run(json.dumps({"points": POINTS, "caption": '{"en": "hi"}'}))
-    assert (valid.fail_reason, valid.repairs) == (None, ())
+    # a JSON-looking string where the schema takes text stays text, in a repaired call too
+    caption = '{"en": "hi"}'
+    valid = run(json.dumps({"points": POINTS, "caption": caption}))
+    repaired = run(json.dumps({"points": json.dumps(POINTS), "caption": caption}))
+    assert (valid.result_content, valid.repairs) == (
+        """plotted 2 points captioned '{"en": "hi"}'""",
+        (),
+    )
+    assert (repaired.result_content, repaired.repairs) == (
+        valid.result_content,
+        (ArgumentRepair("decoded_string", "$.points"),),
+    )
 
 
 def test_dict_arguments_of_the_response_are_not_changed() -> None:
-    arguments = {"points": json.dumps(POINTS)}
+    arguments = {"points": [POINTS[0], json.dumps(POINTS[1])]}
     result = run(arguments)
-    assert result.repairs and arguments == {"points": json.dumps(POINTS)}
+    assert result.repairs and arguments == {"points": [POINTS[0], json.dumps(POINTS[1])]}
 
 
 def test_different_glued_objects_are_refused_not_merged_or_dropped() -> None:
