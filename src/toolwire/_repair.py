@@ -230,13 +230,13 @@ def _decode_values(
         if isinstance(value, dict):
             fields = cast("dict[str, Any]", value)
             for name in reversed(fields):  # popped in argument order
-                child = _property_schema(options, name)
+                child = _child_schema(options, name)
                 if child is not None:
                     stack.append((fields, name, child, _key_path(path, name)))
         elif isinstance(value, list):
             items = cast("list[Any]", value)
             for index in reversed(range(len(items))):
-                child = _item_schema(options, index)
+                child = _child_schema(options, index)
                 if child is not None:
                     stack.append((items, index, child, f"{path}[{index}]"))
     return cast("dict[str, Any]", root[0])
@@ -292,28 +292,23 @@ def _wants_container(options: list[dict[str, Any]]) -> bool:
     return "string" not in kinds and ("object" in kinds or "array" in kinds)
 
 
-def _property_schema(options: list[dict[str, Any]], name: str) -> dict[str, Any] | None:
-    """The schema of property `name` in the first option that describes it."""
+def _child_schema(options: list[dict[str, Any]], key: str | int) -> dict[str, Any] | None:
+    """The schema of one member (a property name, or an array index) in the first option
+    that describes it: listed (`properties`, `prefixItems`), else the rest's
+    (`additionalProperties`, `items`)."""
+    listed_in, rest_in = ("properties", "additionalProperties") if isinstance(key, str) else ("prefixItems", "items")  # fmt: skip
     for option in options:
-        properties = option.get("properties")
-        if isinstance(properties, dict) and name in properties:
-            child = cast("dict[str, Any]", properties)[name]
+        listed: Any = option.get(listed_in)
+        if isinstance(key, str):
+            found = isinstance(listed, dict) and key in listed
+        else:
+            found = isinstance(listed, list) and key < len(cast("list[Any]", listed))
+        if found:
+            child: Any = cast("Any", listed)[key]
             return cast("dict[str, Any]", child) if isinstance(child, dict) else None
-        extra = option.get("additionalProperties")
-        if isinstance(extra, dict):
-            return cast("dict[str, Any]", extra)
-    return None
-
-
-def _item_schema(options: list[dict[str, Any]], index: int) -> dict[str, Any] | None:
-    for option in options:
-        prefix = option.get("prefixItems")
-        if isinstance(prefix, list) and index < len(cast("list[Any]", prefix)):
-            child = cast("list[Any]", prefix)[index]
-            return cast("dict[str, Any]", child) if isinstance(child, dict) else None
-        items = option.get("items")
-        if isinstance(items, dict):
-            return cast("dict[str, Any]", items)
+        rest: Any = option.get(rest_in)
+        if isinstance(rest, dict):
+            return cast("dict[str, Any]", rest)
     return None
 
 
