@@ -170,7 +170,7 @@ def test_fragments_stream_as_argument_deltas_and_fold_into_one_call() -> None:
         *assistant_messages(final, "gemini"),
         *tool_result_messages([result], "gemini"),
     ]
-    check_history(history, "gemini")
+    assert check_history(history, "gemini") == []
 
 
 def test_a_call_cut_before_its_last_fragment_is_truncated_and_never_run() -> None:

@@ -119,6 +119,7 @@ class GeminiAdapter:
     api: Literal["gemini"] = "gemini"
     output_always_strict = False
     native_input_examples = False
+    native_search_results = False
 
     # -- definitions ---------------------------------------------------------------
 
