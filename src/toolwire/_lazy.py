@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._adapters.anthropic.callers import next_request_container
     from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
     from ._adapters.openai_chat.recover import recover_text_calls
     from ._adapters.openai_chat.servers import ChatServer
@@ -47,6 +48,7 @@ __all__ = [
     "ChatServer",
     "failed_generation",
     "FailedGeneration",
+    "next_request_container",
     "ReasoningDelta",
     "recover_text_calls",
     "RepairFunction",
@@ -101,6 +103,7 @@ LAZY_NAMES: dict[str, str] = {
     "FailedGeneration": "._adapters.openai_chat.failed",
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
+    "next_request_container": "._adapters.anthropic.callers",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 

@@ -12,6 +12,7 @@ from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
+from ._callers import ProgrammaticCaller, ToolCallerKind
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
@@ -70,10 +71,12 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "PendingCall",
+    "ProgrammaticCaller",
     "ResponsesToolChoiceParams",
     "ResultPart",
     "SearchResultPart",
     "StandardToolCall",
+    "ToolCallerKind",
     "tool_result_messages",
     "ToolBatchError",
     "ToolCallEnd",

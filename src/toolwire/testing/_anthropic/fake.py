@@ -25,6 +25,7 @@ from .._fake import (
     FakeRequest,
     FakeServer,
     FakeTool,
+    RejectedRequest,
     allow_only,
     arguments_text,
     joined_text,
@@ -38,7 +39,7 @@ from .._tool_shapes import reject_wrong_tool_shapes
 from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
-from .tools import anthropic_tool_definition_problem
+from .tools import anthropic_callers_problem, anthropic_tool_definition_problem
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -79,6 +80,8 @@ class AnthropicCodec:
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
+        if (problem := anthropic_callers_problem(json_list(body.get("tools")))) is not None:
+            raise RejectedRequest(problem)
         tools = [
             FakeTool(
                 text_field(tool, "name"),
