@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._events import Event, NodeSite, Notes, record
+from ._events import NodeSite, record
 from ._keywords import TYPED, is_number
 from ._shapes import (
     PAIR_KEY,
@@ -59,7 +59,7 @@ def pairs(walker: Walker, schema: JsonMap, at: NodeSite) -> dict[str, Json]:
     )
     for size, items in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
         if size in schema:
-            _pair_count(walker, schema[size], size, items, path, events, notes, out)
+            _pair_count(walker, schema[size], size, items, at, out)
     consumed = {
         "type",
         "additionalProperties",
@@ -79,12 +79,11 @@ def _pair_count(
     count: Json,
     size: str,
     items: str,
-    path: str,
-    events: list[Event],
-    notes: Notes,
+    at: NodeSite,
     out: dict[str, Json],
 ) -> None:
     """``minProperties``/``maxProperties`` of a dict become the pair list's item bounds."""
+    path, events, _, notes, _ = at
     profile = walker.profile
     # Pairs repeating a key count once in the dict: only a lower bound above 1 can fail.
     lossy = size == "minProperties" and is_number(count) and count > 1

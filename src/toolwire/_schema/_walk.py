@@ -325,7 +325,7 @@ class Walker:
             elif key in ("enum", "const", "type", "title", "description"):
                 out[key] = value
             elif key in CONSTRAINTS:
-                self.constraint(schema, key, value, path, events, notes, out)
+                self.constraint(schema, key, value, at, out)
             elif profile.takes(key):
                 self._keep(key, value, path, events, out)
             else:
@@ -608,15 +608,9 @@ class Walker:
         )
 
     def constraint(
-        self,
-        schema: JsonMap,
-        key: str,
-        value: Json,
-        path: str,
-        events: list[Event],
-        notes: Notes,
-        out: dict[str, Json],
+        self, schema: JsonMap, key: str, value: Json, at: NodeSite, out: dict[str, Json]
     ) -> None:
+        path, events, _, notes, _ = at
         profile = self.profile
         kept = profile.takes(key)
         if kept and key == "format" and profile.formats is not None:
