@@ -20,6 +20,7 @@ from .._schema._shapes import json_type_of
 
 __all__ = [
     "ANNOTATION_KEYWORDS",
+    "OBJECT_KEYWORDS",
     "JsonPointerError",
     "SchemaChecker",
     "Verdict",
@@ -365,14 +366,13 @@ _STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern"})
 _ARRAY_KEYWORDS = frozenset(
     {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}
 )
-_OBJECT_KEYWORDS = frozenset(
-    {
-        "properties",
-        "required",
-        "additionalProperties",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "dependentRequired",
-    }
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
 )
+"""The object keywords the checker judges and the builder can satisfy."""
+_OBJECT_KEYWORDS = frozenset({*OBJECT_KEYWORDS, "dependentRequired"})
