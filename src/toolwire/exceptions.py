@@ -304,16 +304,8 @@ class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
         self.calls, self.results, self.errors = tuple(calls), tuple(results), tuple(errors)
         return self
 
-    def __init__(
-        self,
-        message: str,
-        exceptions: Sequence[Exception],
-        *,
-        calls: Sequence[StandardToolCall],
-        results: Sequence[ToolCallResult[Any] | None],
-        errors: Sequence[Exception | None],
-    ) -> None:
-        super().__init__(message, exceptions)
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        super().__init__(*args)  # `__new__` took the fields (ExceptionGroup's init takes none)
 
     def derive(self, excs: Sequence[Exception]) -> ToolBatchError:  # pyright: ignore[reportIncompatibleMethodOverride]
         return ToolBatchError(
