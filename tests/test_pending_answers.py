@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
+from tests.pending_tools import RAN, answers, pay, use
 from toolwire import __version__, aio
 from toolwire.core import (
     ApprovalRequired,
@@ -22,19 +23,6 @@ from toolwire.core import (
     ToolGroup,
 )
 from toolwire.exceptions import PendingCallError
-
-RAN: list[str] = []
-
-
-class pay(BaseFunctionToolModel[None, None]):
-    """Pay an invoice."""
-
-    model_tool_requires_approval = True
-    invoice: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        RAN.append(f"pay {self.invoice}")
-        return f"Paid {self.invoice}.", None
 
 
 class send(aio.BaseFunctionToolModel[None, None]):
@@ -49,15 +37,6 @@ class send(aio.BaseFunctionToolModel[None, None]):
 
 GROUP = ToolGroup.from_list([pay])
 AIO_GROUP = aio.ToolGroup.from_list([send])
-
-
-def use(call_id: str, name: str, **arguments: str) -> dict[str, Any]:
-    """An Anthropic `tool_use` block (dict form)."""
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
-
-
-def answers(results: list[Any]) -> list[tuple[str, str | None, str]]:
-    return [(r.call_id, r.fail_reason, r.result_content) for r in results]
 
 
 @pytest.fixture(autouse=True)
