@@ -159,7 +159,7 @@ class PendingCall(Generic[Tool]):
         edited to ..." (or your text; False: nothing) before the result the model reads,
         and `result.edit` records the edit. Stored by `dump_pending`, applied again by
         `load_pending`."""
-        tool = self._decidable("edit")
+        tool = self._decidable("edited")
         if tool is None or self._stored_schema is not None:
             raise PendingCallError(
                 f"The pending call {self.call.id!r} to {self.call.name!r} cannot be edited: "
@@ -190,7 +190,7 @@ class PendingCall(Generic[Tool]):
         the model reads: text, or a sequence of text, `ImagePart`, `FilePart` and
         `ToolReference`; `context` is the result's context for your code. Stored by
         `dump_pending` (its context as JSON data; parts but `ToolReference`)."""
-        tool = self._decidable("answer")
+        tool = self._decidable("answered")
         return self._decided(answer_result(self.call, content, context), tool, None)
 
     def _decidable(self, verb: str) -> type[ToolModel] | None:
@@ -199,8 +199,8 @@ class PendingCall(Generic[Tool]):
         if self._used():
             raise PendingCallError(
                 f"The pending call {self.call.id!r} to {self.call.name!r} was already given "
-                f"to run_pending, which answered it: it cannot {verb} it any more. If the "
-                "tool should run again, let the model call it again.",
+                f"to run_pending, which answered it: it can no longer be {verb}. If the tool "
+                "should run again, let the model call it again.",
                 calls=(self.call,),
             )
         return self._validated_with
