@@ -264,9 +264,10 @@ class PendingCall(Generic[Tool]):
 
 def decide(pending: PendingCall[Any], verdict: object) -> PendingCall[Any] | ToolCallFailure:
     """An approval function's answer applied: True runs the call, False refuses it with
-    the default text, a string refuses it with that text, and a `PendingCall` made from
-    it (`pending.edit(...)`, `pending.answer(...)`) takes its place."""
-    if verdict is True:
+    the default text, a string refuses it with that text, and the call itself runs it
+    too, or a `PendingCall` made from it (`pending.edit(...)`, `pending.answer(...)`)
+    takes its place."""
+    if verdict is True or verdict is pending:
         return pending
     if isinstance(verdict, PendingCall) and verdict._root is (pending._root or pending):
         return cast("PendingCall[Any]", verdict)
@@ -277,7 +278,8 @@ def decide(pending: PendingCall[Any], verdict: object) -> PendingCall[Any] | Too
     raise TypeError(
         f"The approval function returned {verdict!r} for call {pending.call.id!r}; return "
         "True to run it, False to refuse it, the reason (text the model reads) to refuse "
-        "it with, or a PendingCall made from it (pending.edit(...), pending.answer(...))."
+        "it with, or the call itself or a PendingCall made from it (pending.edit(...), "
+        "pending.answer(...))."
     )
 
 
