@@ -24,6 +24,7 @@ from toolwire.core import (
     ImagePart,
     PendingCall,
     ToolGroup,
+    ToolHooks,
     ToolReference,
 )
 from toolwire.exceptions import PendingCallError, ToolDefinitionError, UnhandledCallsError
@@ -419,3 +420,20 @@ def test_an_answered_call_loads_even_when_its_tool_changed() -> None:
     assert answers(ToolGroup.from_list([send_email]).run_pending([loaded], None)) == [
         ("c1", None, "teal")
     ]
+
+
+def test_a_person_may_fix_arguments_the_model_got_wrong() -> None:
+    (broken,) = GROUP.prepare_tool_calls([use("e9", "send_email", to="bob@example.com")])
+    assert broken.failure is not None and broken.failure.fail_reason == "invalid_arguments"
+    (result,) = GROUP.run_pending([broken.edit({"to": "bob@example.com", "subject": "Hi"}, note=False)], None)  # fmt: skip
+    assert (result.fail_reason, result.result_content) == (None, "Sent to bob@example.com.")
+
+
+def test_an_answered_call_runs_no_hook_and_an_edited_one_runs_its_edit() -> None:
+    seen: list[str] = []
+    hooks = ToolHooks(before=lambda call: seen.append(call.id))
+    first, second, color, last = GROUP.prepare_tool_calls(RESPONSE)
+    decided = [first.edit({"to": "a@example.com", "subject": "Hi"}), second.refuse(), color.answer("red"), last]  # fmt: skip
+    GROUP.run_pending(decided, None, hooks=hooks)
+    assert seen == ["e1", "e3"]
+    assert RAN == ["send_email a@example.com Hi", "send_email ann@example.com Lunch"]
