@@ -328,7 +328,7 @@ def test_aio_a_call_whose_tool_left_the_group_gets_invalid_name() -> None:
     [
         ("not json", "JSONDecodeError: Expecting value: line 1 column 1 (char 0)"),
         ("[]", "TypeError: the JSON is a list, not an object"),
-        ('{"calls": []}', "ValueError: format is None, not 'toolwire.pending/1'"),
+        ('{"calls": []}', "ValueError: format is None, not 'toolwire.pending/2'"),
         (
             '{"format": "toolwire.pending/1", "calls": "x"}',
             'TypeError: "calls" is a str, not a list',

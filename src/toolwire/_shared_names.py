@@ -12,6 +12,7 @@ from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
+from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
@@ -53,6 +54,7 @@ __all__ = [
     "AnyToolCall",
     "Api",
     "ApprovalRequired",
+    "ArgumentEdit",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",
