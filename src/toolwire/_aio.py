@@ -25,12 +25,12 @@ from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, prepared_items
+from ._pending import PendingCall, decide, mark_edits, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
-from ._result import ToolCallFailure, ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee, HandlerCancelledError, ToolHookError
+from .exceptions import ErrorForLLMToSee, HandlerCancelledError, ToolBatchError, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -251,18 +251,30 @@ class ToolGroup(
         check_settings(unexpected_errors, max_concurrency, timeout)
         calls, items = prepared_items(decided, self, partial)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
-        if retries is None:
-            return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
-        with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
-            return extras.finish(
-                await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
-            )
+        try:
+            if retries is None:
+                results = await batch.run(
+                    context, unexpected_errors, max_concurrency, timeout, hooks
+                )
+            else:
+                with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+                    results = extras.finish(
+                        await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+                    )
+        except ToolBatchError as error:
+            mark_edits(decided, error.results)
+            raise
+        mark_edits(decided, results)
+        return results
 
     async def run_with_approval(
         self,
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
-        approve: Callable[[PendingCall[Any]], bool | str | Awaitable[bool | str]],
+        approve: Callable[
+            [PendingCall[Any]],
+            bool | str | PendingCall[Any] | Awaitable[bool | str | PendingCall[Any]],
+        ],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | ChatServer | None = None,
@@ -473,7 +485,7 @@ class _Batch:
         others: list[tuple[int, ToolModel]] = []  # the calls of tools that are not sequential
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
-            if isinstance(item, ToolCallFailure):
+            if isinstance(item, ToolCallFailure | ToolCallSuccess):  # answered already
                 self.results[index] = item
             elif isinstance(item, Crashed):  # its validation raised: it never starts
                 self._unexpected(index, item.error, unexpected_errors)

@@ -14,12 +14,12 @@ from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, prepared_items
+from ._pending import PendingCall, decide, mark_edits, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
-from ._result import ToolCallFailure, ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee, ToolHookError
+from .exceptions import ErrorForLLMToSee, ToolBatchError, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -223,18 +223,27 @@ class ToolGroup(
         conversation's `RetryBudget` (see `run_tool_calls`)."""
         check_settings(unexpected_errors)
         calls, items = prepared_items(decided, self, partial)
-        if retries is None:
-            return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
-        with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
-            return extras.finish(
-                _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
-            )
+        try:
+            if retries is None:
+                results = _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)  # fmt: skip
+            else:
+                with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+                    results = extras.finish(
+                        _run_batch(
+                            self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items
+                        )  # fmt: skip
+                    )
+        except ToolBatchError as error:
+            mark_edits(decided, error.results)
+            raise
+        mark_edits(decided, results)
+        return results
 
     def run_with_approval(
         self,
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
-        approve: Callable[[PendingCall[Any]], bool | str],
+        approve: Callable[[PendingCall[Any]], bool | str | PendingCall[Any]],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | ChatServer | None = None,
@@ -350,8 +359,8 @@ def _run_batch(
     item: Any
     for index, item in enumerate(prepared):
         call = calls[index]
-        if type(item) is ToolCallFailure:
-            results.append(item)
+        if type(item) is ToolCallFailure or type(item) is ToolCallSuccess:  # answered already
+            results.append(cast("ToolCallResult[Any]", item))
             continue
         if type(item) is Crashed:
             error: Exception | None = item.error

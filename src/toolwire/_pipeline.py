@@ -49,12 +49,14 @@ def prepare(
     call: StandardToolCall,
     limits: ArgumentLimits,
     available: Mapping[str, object],
+    pending: bool = False,
 ) -> ToolModel | ToolCallFailure:
     """Validate `call` for `tool`: the tool instance to run, or the failure to answer with.
 
     `tool` is None when no tool has the call's name; `available` lists the names
     the model may use (for the error text). A call whose kind (function/custom)
-    does not match its tool is a developer mistake and raises.
+    does not match its tool is a developer mistake and raises, as does a call of an
+    external tool (`model_tool_external`) unless it is validated to wait (`pending`).
     """
     raw: Any = call.input
     # The common case first: a function call whose tool has a plan (see `_plan`), with
@@ -93,6 +95,8 @@ def prepare(
             "BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for "
             "function tools."
         )
+    if tool.model_tool_external and not pending:
+        raise UnhandledCallsError(_external_call(call.id, tool.__name__))
     if call.type == "custom":
         return _validate_custom(tool, call, raw, limits)
     if isinstance(raw, str):
@@ -126,6 +130,16 @@ def prepare(
     )
 
 
+def _external_call(call_id: str, tool: str) -> str:
+    return (
+        f"This response holds a call {call_id!r} to {tool}, an external tool "
+        "(model_tool_external): its calls are answered elsewhere, never run here. Validate "
+        "the response with group.prepare_tool_calls(...), answer that call with "
+        "pending.answer(content) once its result comes, and give the batch to "
+        "group.run_pending(...)."
+    )
+
+
 def _no_tool_search(call_id: str) -> str:
     return (
         f"This response holds a tool_search_call {call_id!r} the client runs, but this "
@@ -148,9 +162,13 @@ class Crashed:
 
 
 def prepare_all(
-    tools: Mapping[str, type[ToolModel]], calls: Sequence[StandardToolCall], limits: ArgumentLimits
+    tools: Mapping[str, type[ToolModel]],
+    calls: Sequence[StandardToolCall],
+    limits: ArgumentLimits,
+    pending: bool = False,
 ) -> list[ToolModel | ToolCallFailure | Crashed]:
-    """`prepare` for every call of a batch, before any handler runs.
+    """`prepare` for every call of a batch, before any handler runs (`pending`: to wait
+    for a decision, so external tools' calls are validated too).
 
     A developer mistake (`ToolwireError`) raises at once; any other exception out of
     validation becomes the call's `Crashed` entry, so the rest of the batch keeps its
@@ -160,7 +178,7 @@ def prepare_all(
     find = tools.get
     for call in calls:
         try:
-            prepared.append(prepare(find(call.name), call, limits, tools))
+            prepared.append(prepare(find(call.name), call, limits, tools, pending))
         except ToolwireError:
             raise
         except Exception as error:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from ._argument_repair import ArgumentRepair
     from ._call import AnyToolCall, CallType
+    from ._decisions import ArgumentEdit
 
 __all__ = [
     "HandlerResult",
@@ -99,7 +100,7 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_pending_origin", "_repairs", "_retries_exhausted")
+    __slots__ = ("_edit", "_pending_origin", "_repairs", "_retries_exhausted")
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
@@ -121,6 +122,15 @@ class _ResultBase:
         """True on a failure that spent its tool's retry budget (`retries=RetryBudget()`):
         its text tells the model to stop calling the tool."""
         return getattr(self, "_retries_exhausted", False)
+
+    _edit: ArgumentEdit
+    """Set only on the result of a call whose arguments a person edited (see `edit`)."""
+
+    @property
+    def edit(self) -> ArgumentEdit | None:
+        """How a person changed this call's arguments before it ran (`pending.edit(...)`:
+        the model's arguments, what ran instead, the note the model read), or None."""
+        return getattr(self, "_edit", None)
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 

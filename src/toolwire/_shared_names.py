@@ -13,6 +13,7 @@ from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._callers import ProgrammaticCaller, ToolCallerKind
+from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
@@ -54,6 +55,7 @@ __all__ = [
     "AnyToolCall",
     "Api",
     "ApprovalRequired",
+    "ArgumentEdit",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",

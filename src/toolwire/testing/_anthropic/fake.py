@@ -27,12 +27,8 @@ from .._fake import (
     FakeTool,
     RejectedRequest,
     allow_only,
-    arguments_text,
-    joined_text,
-    json_list,
-    split_text,
-    sse,
 )
+from .._fake_wire import arguments_text, joined_text, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes
