@@ -119,15 +119,16 @@ class ToolCallArgumentsDelta:
         string_delta: StringDelta | None,
         _preview: ArgumentsPreview,
     ) -> None:
-        set_field = object.__setattr__  # the class is frozen
-        set_field(self, "index", index)
-        set_field(self, "provider_index", provider_index)
-        set_field(self, "call_id", call_id)
-        set_field(self, "name", name)
-        set_field(self, "fragment", fragment)
-        set_field(self, "_string_path", None if string_delta is None else string_delta.path)
-        set_field(self, "_string_text", None if string_delta is None else string_delta.text)
-        set_field(self, "_preview", _preview)
+        # The fields are set once, by `NewArgumentsDelta.__init__`, which assigns them
+        # plainly and gives the object back its public class.
+        object.__setattr__(self, "__class__", NewArgumentsDelta)
+        path, text = (
+            (None, None) if string_delta is None else (string_delta.path, string_delta.text)
+        )
+        NewArgumentsDelta.__init__(
+            cast("NewArgumentsDelta", self), index, provider_index, call_id, name, fragment,
+            path, text, _preview,
+        )  # fmt: skip
 
     @property
     def string_delta(self) -> StringDelta | None:
