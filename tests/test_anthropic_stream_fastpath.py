@@ -55,12 +55,12 @@ def lockstep(items: list[Any]) -> int:
     """Feed `items` to both accumulators, compare after each; return how many items the
     fast path took."""
     fast, general = AnthropicStreamAccumulator(), AnthropicStreamAccumulator()
-    general_feed = general._feed  # pyright: ignore[reportPrivateUsage]
+    general_feed = general._feed
     taken = 0
     for item in items:
-        open_call = fast._open_call  # pyright: ignore[reportPrivateUsage]
-        kind = fast._fragment_type  # pyright: ignore[reportPrivateUsage]
-        read = anthropic_stream._continued_input(item, open_call)  # pyright: ignore[reportPrivateUsage]
+        open_call = fast._open_call
+        kind = fast._fragment_type
+        read = anthropic_stream._continued_input(item, open_call)
         taken += type(item) is kind and read is not None
         assert outcome(fast.feed, item) == outcome(general_feed, item)
         assert fast.completed_calls() == general.completed_calls()
@@ -90,7 +90,12 @@ def delta(index: int, **fields: Any) -> dict[str, Any]:
     return {"type": "content_block_delta", "index": index, "delta": fields}
 
 
-SERVER_TOOL = {"type": "server_tool_use", "id": "srvtoolu_1", "name": "web_search", "input": {}}
+SERVER_TOOL: dict[str, Any] = {
+    "type": "server_tool_use",
+    "id": "srvtoolu_1",
+    "name": "web_search",
+    "input": {},
+}
 STREAMS: dict[str, tuple[int, list[dict[str, Any]]]] = {
     # name: (items the fast path takes, the raw events). A call's first fragment ("")
     # goes the general way until one has admitted the event type.
