@@ -26,7 +26,19 @@ API_KEYS = (
 )
 """What makes an example talk to a live server: hidden while it runs offline."""
 ORDER = ("chat", "responses", "anthropic", "gemini")
-KINDS = ("tool", "group", "output", "stream", "media", "traced", "approval", "mcp", "search")
+KINDS = (
+    "tool",
+    "group",
+    "output",
+    "stream",
+    "media",
+    "traced",
+    "approval",
+    "approval_edit",
+    "external",
+    "mcp",
+    "search",
+)
 
 
 def example_names() -> list[str]:

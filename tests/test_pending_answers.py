@@ -13,6 +13,7 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
+from tests.pending_tools import RAN, answers, pay, use
 from toolwire import __version__, aio
 from toolwire.core import (
     ApprovalRequired,
@@ -22,19 +23,6 @@ from toolwire.core import (
     ToolGroup,
 )
 from toolwire.exceptions import PendingCallError
-
-RAN: list[str] = []
-
-
-class pay(BaseFunctionToolModel[None, None]):
-    """Pay an invoice."""
-
-    model_tool_requires_approval = True
-    invoice: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        RAN.append(f"pay {self.invoice}")
-        return f"Paid {self.invoice}.", None
 
 
 class send(aio.BaseFunctionToolModel[None, None]):
@@ -49,15 +37,6 @@ class send(aio.BaseFunctionToolModel[None, None]):
 
 GROUP = ToolGroup.from_list([pay])
 AIO_GROUP = aio.ToolGroup.from_list([send])
-
-
-def use(call_id: str, name: str, **arguments: str) -> dict[str, Any]:
-    """An Anthropic `tool_use` block (dict form)."""
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
-
-
-def answers(results: list[Any]) -> list[tuple[str, str | None, str]]:
-    return [(r.call_id, r.fail_reason, r.result_content) for r in results]
 
 
 @pytest.fixture(autouse=True)
@@ -208,7 +187,7 @@ def test_a_dump_as_a_dict_is_the_text_parsed_and_loads_like_it() -> None:
     pending = GROUP.prepare_tool_calls(RESPONSE)
     as_dict = GROUP.dump_pending(pending, as_dict=True)
     assert json.loads(GROUP.dump_pending(pending)) == as_dict
-    assert as_dict["format"] == "toolwire.pending/1"
+    assert as_dict["format"] == "toolwire.pending/2"
     assert as_dict["toolwire"] == __version__
     state = json.loads(json.dumps({"conversation": [], "pending": as_dict}))
     loaded = GROUP.load_pending(state["pending"])
@@ -229,11 +208,11 @@ def test_a_dump_without_the_version_field_loads() -> None:
 
 def test_a_dump_of_a_newer_format_says_so() -> None:
     as_dict = GROUP.dump_pending(GROUP.prepare_tool_calls(RESPONSE), as_dict=True)
-    as_dict.update(format="toolwire.pending/2", toolwire="9.0.0")
+    as_dict.update(format="toolwire.pending/3", toolwire="9.0.0")
     with pytest.raises(PendingCallError) as error:
         GROUP.load_pending(as_dict)
     assert str(error.value) == snapshot(
-        "This is not toolwire pending-call JSON (made by dump_pending): PendingCallError: This pending-call dump has format 'toolwire.pending/2', written by toolwire 9.0.0; this toolwire (0.1.0) reads 'toolwire.pending/1'. Load it with a toolwire at least as new as the one that dumped it.. Pass load_pending the text or dict dump_pending returned, unchanged."
+        "This is not toolwire pending-call JSON (made by dump_pending): PendingCallError: This pending-call dump has format 'toolwire.pending/3', written by toolwire 9.0.0; this toolwire (0.1.0) reads 'toolwire.pending/2'. Load it with a toolwire at least as new as the one that dumped it.. Pass load_pending the text or dict dump_pending returned, unchanged."
     )
 
 

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
+from tests.pending_tools import RAN, answers, pay, use
 from toolwire import aio
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -22,21 +23,6 @@ from toolwire.core import (
     ToolGroup,
 )
 from toolwire.exceptions import PendingCallError
-
-RAN: list[str] = []
-
-
-class pay(BaseFunctionToolModel[None, None]):
-    """Pay an invoice."""
-
-    model_tool_requires_approval = True
-    invoice: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        RAN.append(f"pay {self.invoice}")
-        if self.invoice == "BOOM":
-            raise RuntimeError("the bank is down")
-        return f"Paid {self.invoice}.", None
 
 
 class lookup(BaseFunctionToolModel[None, None]):
@@ -75,15 +61,6 @@ class pay_same_schema(BaseFunctionToolModel[None, None]):
 
 
 GROUP = ToolGroup.from_list([pay, lookup])
-
-
-def use(call_id: str, name: str, **arguments: str) -> dict[str, Any]:
-    """An Anthropic `tool_use` block (dict form)."""
-    return {"type": "tool_use", "id": call_id, "name": name, "input": arguments}
-
-
-def answers(results: list[Any]) -> list[tuple[str, str | None, str]]:
-    return [(r.call_id, r.fail_reason, r.result_content) for r in results]
 
 
 @pytest.fixture(autouse=True)
@@ -284,7 +261,7 @@ def test_a_call_whose_name_now_belongs_to_another_tool_class_raises() -> None:
             ToolGroup.from_list([other, lookup]).run_pending([pending], None)
         assert caught.value.calls == (pending.call,)
     assert str(caught.value) == snapshot(
-        "The pending call 'c1' to 'pay' was validated with tests.test_pending_review_fixes.pay, but this group's tool of that name is tests.test_pending_review_fixes.pay_same_schema: what was validated (and approved) is not what would run. Run pending calls with the group that prepared them, or answer this one with a failure (e.g. `pending.refuse(reason)`) and let the model call the current tool again."
+        "The pending call 'c1' to 'pay' was validated with tests.pending_tools.pay, but this group's tool of that name is tests.test_pending_review_fixes.pay_same_schema: what was validated (and approved) is not what would run. Run pending calls with the group that prepared them, or answer this one with a failure (e.g. `pending.refuse(reason)`) and let the model call the current tool again."
     )
     assert RAN == []
     # It was not used up: refused, it is answered; or run by its own group.
@@ -351,7 +328,7 @@ def test_aio_a_call_whose_tool_left_the_group_gets_invalid_name() -> None:
     [
         ("not json", "JSONDecodeError: Expecting value: line 1 column 1 (char 0)"),
         ("[]", "TypeError: the JSON is a list, not an object"),
-        ('{"calls": []}', "ValueError: format is None, not 'toolwire.pending/1'"),
+        ('{"calls": []}', "ValueError: format is None, not 'toolwire.pending/2'"),
         (
             '{"format": "toolwire.pending/1", "calls": "x"}',
             'TypeError: "calls" is a str, not a list',

@@ -196,8 +196,9 @@ class TestDeveloperMistakes:
             ToolGroup.from_list([GetWeather, Summary])
         assert [str(w.message) for w in warned] == [
             "Summary defines no model_tool_handler: the group lists it, but a call to it would "
-            "fail with NotImplementedError. Define one, or keep the class out of the group if "
-            "it is only a structured-output format (model_tool_format)."
+            "fail with NotImplementedError. Define one, set `model_tool_external = True` if its "
+            "calls are answered elsewhere, or keep the class out of the group if it is only a "
+            "structured-output format (model_tool_format)."
         ]
 
     def test_annotated_config_is_refused(self) -> None:

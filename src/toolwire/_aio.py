@@ -19,17 +19,18 @@ from ._batch import (
     timeout_failure,
     unexpected_failure,
 )
+from ._batch_extras import BatchExtras
 from ._batch_wait import no_event_loop, stop_all, wait_for
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, prepared_items
+from ._pending import PendingCall, decide, mark_edits, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
-from ._result import ToolCallFailure, ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee, HandlerCancelledError, ToolHookError
+from .exceptions import ErrorForLLMToSee, HandlerCancelledError, ToolBatchError, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
+    from ._repair import RepairPolicy
+    from ._retry_budget import RetryBudget
 
 __all__ = [
     "BaseCustomToolModel",
@@ -171,6 +174,8 @@ class ToolGroup(
         max_concurrency: int | None = None,
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
+        repair: RepairPolicy | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` concurrently; one result per call, in call order.
 
@@ -205,11 +210,19 @@ class ToolGroup(
         and raises `CancelledError`. Batches run on asyncio, under anyio too; not on
         trio. `hooks`: your
         code before and after each handler runs (see `ToolHooks`); a hook's exception
-        is its call's unexpected error (`ToolHookError`), handled as above.
+        is its call's unexpected error (`ToolHookError`), handled as above. `repair`
+        and `retries`: as in `toolwire.core` (`RepairPolicy`, `RetryBudget`).
         """
         check_settings(unexpected_errors, max_concurrency, timeout)
-        batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
-        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        read = read_calls(calls, api=api, other_calls=other_calls)
+        if repair is None and retries is None:
+            batch = _Batch(self, read, limits)
+            return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        with BatchExtras(self, read, limits, repair, retries) as extras:
+            batch = _Batch(self, read, limits, extras.prepared)
+            return extras.finish(
+                await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+            )
 
     async def run_pending(
         self,
@@ -221,6 +234,7 @@ class ToolGroup(
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
         partial: bool = False,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would, their
         handlers running concurrently: a `PendingCall` runs (or gets its failure), a
@@ -232,17 +246,35 @@ class ToolGroup(
         one call id, or a list that leaves some of the response's calls unanswered (a
         declined call left out instead of refused), raise `PendingCallError` before any
         handler runs. `partial=True` allows the latter, when you answer the rest in
-        another `run_pending` and send all the results together."""
+        another `run_pending` and send all the results together. `retries`: the
+        conversation's `RetryBudget` (see `run_tool_calls`)."""
         check_settings(unexpected_errors, max_concurrency, timeout)
         calls, items = prepared_items(decided, self, partial)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
-        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        try:
+            if retries is None:
+                results = await batch.run(
+                    context, unexpected_errors, max_concurrency, timeout, hooks
+                )
+            else:
+                with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+                    results = extras.finish(
+                        await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+                    )
+        except ToolBatchError as error:
+            mark_edits(decided, error.results)
+            raise
+        mark_edits(decided, results)
+        return results
 
     async def run_with_approval(
         self,
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
-        approve: Callable[[PendingCall[Any]], bool | str | Awaitable[bool | str]],
+        approve: Callable[
+            [PendingCall[Any]],
+            bool | str | PendingCall[Any] | Awaitable[bool | str | PendingCall[Any]],
+        ],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | ChatServer | None = None,
@@ -251,6 +283,7 @@ class ToolGroup(
         max_concurrency: int | None = None,
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """`run_tool_calls`, asking `approve(pending)` (sync or async) first for every
         call whose tool needs approval, one at a time in call order: True runs it, False
@@ -273,6 +306,7 @@ class ToolGroup(
             max_concurrency=max_concurrency,
             timeout=timeout,
             hooks=hooks,
+            retries=retries,
         )
 
 
@@ -451,7 +485,7 @@ class _Batch:
         others: list[tuple[int, ToolModel]] = []  # the calls of tools that are not sequential
         in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]] = {}
         for index, item in enumerate(self.prepared):
-            if isinstance(item, ToolCallFailure):
+            if isinstance(item, ToolCallFailure | ToolCallSuccess):  # answered already
                 self.results[index] = item
             elif isinstance(item, Crashed):  # its validation raised: it never starts
                 self._unexpected(index, item.error, unexpected_errors)

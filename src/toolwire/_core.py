@@ -9,16 +9,17 @@ from typing_extensions import TypeAliasType, TypeVar
 
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
+from ._batch_extras import BatchExtras
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
-from ._pending import PendingCall, decide, prepared_items
+from ._pending import PendingCall, decide, mark_edits, prepared_items
 from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
 from ._read import read_call, read_calls
-from ._result import ToolCallFailure, ToolCallResult
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
-from .exceptions import ErrorForLLMToSee, ToolHookError
+from .exceptions import ErrorForLLMToSee, ToolBatchError, ToolHookError
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
+    from ._repair import RepairPolicy
+    from ._retry_budget import RetryBudget
 
 __all__ = [
     "BaseCustomToolModel",
@@ -171,6 +174,8 @@ class ToolGroup(
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
+        repair: RepairPolicy | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` (a list of calls, or a whole response or message of
         any API), one result per call, in call order.
@@ -181,11 +186,19 @@ class ToolGroup(
         `unexpected_errors="fail"`, the call gets a generic failure and the batch goes on).
         `other_calls="ignore"` skips client-side calls toolwire cannot run (computer,
         shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
-        code before and after each handler runs (see `ToolHooks`).
+        code before and after each handler runs (see `ToolHooks`). `repair`: fix the
+        arguments of calls that fail validation as the policy allows (see
+        `RepairPolicy`). `retries`: the conversation's `RetryBudget`, counting each
+        tool's failed calls in a row.
         """
         check_settings(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
-        return _run_batch(self, read, context, limits, unexpected_errors, hooks)
+        if repair is None and retries is None:
+            return _run_batch(self, read, context, limits, unexpected_errors, hooks)
+        with BatchExtras(self, read, limits, repair, retries) as extras:
+            return extras.finish(
+                _run_batch(self, read, context, limits, unexpected_errors, hooks, extras.prepared)
+            )
 
     def run_pending(
         self,
@@ -195,6 +208,7 @@ class ToolGroup(
         unexpected_errors: UnexpectedErrors = "raise",
         hooks: ToolHooks | None = None,
         partial: bool = False,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
@@ -205,22 +219,38 @@ class ToolGroup(
         one call id, or a list that leaves some of the response's calls unanswered (a
         declined call left out instead of refused), raise `PendingCallError` before any
         handler runs. `partial=True` allows the latter, when you answer the rest in
-        another `run_pending` and send all the results together."""
+        another `run_pending` and send all the results together. `retries`: the
+        conversation's `RetryBudget` (see `run_tool_calls`)."""
         check_settings(unexpected_errors)
         calls, items = prepared_items(decided, self, partial)
-        return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
+        try:
+            if retries is None:
+                results = _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)  # fmt: skip
+            else:
+                with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+                    results = extras.finish(
+                        _run_batch(
+                            self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items
+                        )  # fmt: skip
+                    )
+        except ToolBatchError as error:
+            mark_edits(decided, error.results)
+            raise
+        mark_edits(decided, results)
+        return results
 
     def run_with_approval(
         self,
         calls: AnyToolCall | Sequence[AnyToolCall] | AnyResponse,
         context: ContextIn,
-        approve: Callable[[PendingCall[Any]], bool | str],
+        approve: Callable[[PendingCall[Any]], bool | str | PendingCall[Any]],
         *,
         limits: ArgumentLimits = DEFAULT_LIMITS,
         api: Api | ChatServer | None = None,
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """`run_tool_calls`, asking `approve(pending)` first for every call whose tool
         needs approval: True runs it, False refuses it with a default text, a string
@@ -228,7 +258,9 @@ class ToolGroup(
         check_settings(unexpected_errors)  # before anyone is asked to approve
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided = [decide(item, approve(item)) if item.needs_approval else item for item in pending]
-        return self.run_pending(decided, context, unexpected_errors=unexpected_errors, hooks=hooks)
+        return self.run_pending(
+            decided, context, unexpected_errors=unexpected_errors, hooks=hooks, retries=retries
+        )
 
 
 FunctionToolGroup = ToolGroup
@@ -327,8 +359,8 @@ def _run_batch(
     item: Any
     for index, item in enumerate(prepared):
         call = calls[index]
-        if type(item) is ToolCallFailure:
-            results.append(item)
+        if type(item) is ToolCallFailure or type(item) is ToolCallSuccess:  # answered already
+            results.append(cast("ToolCallResult[Any]", item))
             continue
         if type(item) is Crashed:
             error: Exception | None = item.error

@@ -77,11 +77,15 @@ def check_tools(
         if issubclass(tool, CustomToolModel):
             normalize_format(tool, tool.model_tool_format)  # an invalid format raises here
         handler: Any = getattr(tool, "model_tool_handler", None)
-        if getattr(handler, "__module__", None) in _PLACEHOLDER_MODULES:
+        if (
+            getattr(handler, "__module__", None) in _PLACEHOLDER_MODULES
+            and not tool.model_tool_external  # answered elsewhere: it has no handler
+        ):
             warnings.warn(
                 f"{tool.__name__} defines no model_tool_handler: the group lists it, but a "
-                "call to it would fail with NotImplementedError. Define one, or keep the class "
-                "out of the group if it is only a structured-output format "
+                "call to it would fail with NotImplementedError. Define one, set "
+                "`model_tool_external = True` if its calls are answered elsewhere, or keep "
+                "the class out of the group if it is only a structured-output format "
                 "(model_tool_format).",
                 ToolwireWarning,
                 stacklevel=3,
@@ -340,7 +344,7 @@ class GroupDefinitions:
         decision comes; `load_pending` restores them, in this or another process. With
         `as_dict=True`, the same as a JSON-ready dict, to keep inside a larger JSON state.
 
-        The dump is versioned (`"format": "toolwire.pending/1"`, and the toolwire that
+        The dump is versioned (`"format": "toolwire.pending/2"`, and the toolwire that
         wrote it): every later toolwire reads it, and an older one refuses a newer
         format with `PendingCallError` saying so. A call already given to `run_pending`
         (it ran, or was answered) and two calls with one id raise `PendingCallError`:

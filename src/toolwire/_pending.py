@@ -22,10 +22,22 @@ from typing_extensions import TypeVar
 from . import __version__
 from ._approval import ApprovalRequired, approval_of
 from ._call import StandardToolCall
+from ._decisions import (
+    ArgumentEdit,
+    answer_result,
+    edit_note,
+    edited_arguments,
+    mark_edit,
+    refused_edit,
+    restored_content,
+    stored_content,
+    validate_edit,
+)
 from ._feedback import shown
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._parts import ToolContent
 from ._pipeline import Crashed, prepare, prepare_all
-from ._result import ToolCallFailure
+from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import FunctionToolModel, ToolModel
 from .exceptions import PendingCallError
 
@@ -35,6 +47,7 @@ __all__ = [
     "decide",
     "dump_pending",
     "load_pending",
+    "mark_edits",
     "pending_calls",
     "prepared_items",
 ]
@@ -48,7 +61,10 @@ ChangedTools = Literal["raise", "refuse"]
 with, in each such call's place, a `PendingCall` that cannot run and is answered with a
 "refused" failure telling the model its tool changed."""
 
-_FORMAT = "toolwire.pending/1"
+_FORMAT = "toolwire.pending/2"
+"""The dump format this toolwire writes: /2 added each call's decision made before the
+dump (`edit`, `answer`). Every format it ever wrote stays readable (`_READS`)."""
+_READS = ("toolwire.pending/1", _FORMAT)
 
 DEFAULT_REFUSAL = (
     "The user did not approve this call, so it was not run. Do not try it again unless "
@@ -82,6 +98,12 @@ class PendingCall(Generic[Tool]):
     failure `run_tool_calls` gives; if its name now belongs to another tool class,
     `run_pending` raises `PendingCallError` (refuse it, or run it with the group that
     prepared it).
+
+    Besides running or refusing it, you may run it with arguments a person edited
+    (`pending.edit(arguments)`) or answer it with a result produced elsewhere
+    (`pending.answer(content)`, the only way to answer an `external` tool's call):
+    each gives a new `PendingCall` to list in its place, and using either one uses up
+    the call they were made from.
     """
 
     call: StandardToolCall
@@ -95,6 +117,124 @@ class PendingCall(Generic[Tool]):
     _approval: object = field(default=_UNSET, init=False, repr=False)  # `approval`, once asked
     _claimed: bool = field(default=False, init=False, repr=False)
     _refusals: list[ToolCallFailure] = field(default_factory=list[ToolCallFailure], init=False, repr=False)  # fmt: skip
+    _edit: ArgumentEdit | None = None  # how a person changed its arguments (`edit`)
+    _root: PendingCall[Any] | None = None  # the call `edit`/`answer` made it from
+
+    @property
+    def external(self) -> bool:
+        """Whether its tool is external (`model_tool_external`): it never runs here;
+        answer it with `answer(content)` once its result comes."""
+        tool = self._validated_with
+        return tool is not None and tool.model_tool_external
+
+    @property
+    def edited(self) -> ArgumentEdit | None:
+        """The edit `edit(...)` made (the model's arguments, what runs instead, the note
+        the model reads), or None."""
+        return self._edit
+
+    @property
+    def answered(self) -> ToolCallSuccess[Any] | None:
+        """The result `answer(...)` gave the call (what `run_pending` returns for it), or
+        None."""
+        item = self._prepared
+        return cast("ToolCallSuccess[Any]", item) if type(item) is ToolCallSuccess else None
+
+    def edit(
+        self,
+        arguments: Mapping[str, Any] | str | ToolModel,
+        *,
+        note: bool | str = True,
+        limits: ArgumentLimits = DEFAULT_LIMITS,
+    ) -> PendingCall[Tool]:
+        """This call with the arguments a person edited, to list in `run_pending` in its
+        place: validated again with the same tool class, as the model's were.
+
+        `arguments`: the new arguments as a dict (JSON data) or JSON text (a custom
+        tool: its new text), or an instance of the call's own tool class; an instance of
+        another class raises `PendingCallError` (an edit never changes the tool). When
+        they fail validation, the call comes back unable to run (`.failure`: a "refused"
+        failure saying what was wrong, for the model and for you), never run. The model's
+        own call stays as it sent it; `note` (default True) puts "the arguments were
+        edited to ..." (or your text; False: nothing) before the result the model reads,
+        and `result.edit` records the edit. Stored by `dump_pending`, applied again by
+        `load_pending`."""
+        tool = self._decidable("edited")
+        if tool is None or self._stored_schema is not None:
+            raise PendingCallError(
+                f"The pending call {self.call.id!r} to {self.call.name!r} cannot be edited: "
+                f"{'its tool changed since it was stored' if tool else 'no tool of its name was in the group'}"  # fmt: skip
+                ", so nothing would validate the new arguments. Refuse it "
+                "(`pending.refuse(reason)`) and let the model call the current tool.",
+                calls=(self.call,),
+            )
+        changed = edited_arguments(self.call.id, tool, arguments)
+        problem = _unstorable(changed)
+        if problem is not None:
+            raise PendingCallError(
+                f"The edited arguments of call {self.call.id!r} to {self.call.name!r} "
+                f"{problem}: give them as JSON data (what is approved, and stored, must be "
+                "exactly what runs).",
+                calls=(self.call,),
+            )
+        made = ArgumentEdit(self.call.input, changed, edit_note(changed, note))
+        item = validate_edit(self.call, tool, changed, limits)
+        if isinstance(item, ToolCallFailure):
+            item = refused_edit(self.call, item, made)
+        return self._decided(item, tool, made)
+
+    def answer(self, content: ToolContent, context: Any = None) -> PendingCall[Tool]:
+        """This call answered with a result produced elsewhere (a front end, another
+        service, a person), to list in `run_pending` in its place, which returns that
+        success result for the call's id without running anything. `content` is what
+        the model reads: text, or a sequence of text, `ImagePart`, `FilePart` and
+        `ToolReference`; `context` is the result's context for your code. Stored by
+        `dump_pending` (its context as JSON data; parts but `ToolReference`)."""
+        tool = self._decidable("answered")
+        return self._decided(answer_result(self.call, content, context), tool, None)
+
+    def _decidable(self, verb: str) -> type[ToolModel] | None:
+        """The tool class that validated the call; `PendingCallError` if the call (or the
+        one it was made from) was already given to `run_pending`."""
+        if self._used():
+            raise PendingCallError(
+                f"The pending call {self.call.id!r} to {self.call.name!r} was already given "
+                f"to run_pending, which answered it: it can no longer be {verb}. If the tool "
+                "should run again, let the model call it again.",
+                calls=(self.call,),
+            )
+        return self._validated_with
+
+    def _used(self) -> bool:
+        """Whether it, or the call it was made from, was given to `run_pending`."""
+        root = self._root
+        return self._claimed or (root is not None and root._claimed)
+
+    def _decided(
+        self, item: object, tool: type[ToolModel] | None, made: ArgumentEdit | None
+    ) -> PendingCall[Tool]:
+        """A `PendingCall` in this one's place holding `item` (an instance to run, a
+        failure, a crash, or an answer), made from this call."""
+        validated = item if isinstance(item, ToolModel) else None
+        failure = item if isinstance(item, ToolCallFailure) else None
+        if type(item) is ToolCallSuccess:
+            validated = self.tool
+        root = self._root or self
+        return cast(
+            "PendingCall[Tool]",
+            PendingCall(
+                self.call,
+                validated,
+                failure,
+                cast(object, item),
+                tool,
+                self._stored_schema,
+                self._batch,
+                self._position,
+                made,
+                root,
+            ),  # fmt: skip
+        )
 
     @property
     def needs_approval(self) -> bool:
@@ -124,17 +264,22 @@ class PendingCall(Generic[Tool]):
 
 def decide(pending: PendingCall[Any], verdict: object) -> PendingCall[Any] | ToolCallFailure:
     """An approval function's answer applied: True runs the call, False refuses it with
-    the default text, a string refuses it with that text."""
-    if verdict is True:
+    the default text, a string refuses it with that text, and the call itself runs it
+    too, or a `PendingCall` made from it (`pending.edit(...)`, `pending.answer(...)`)
+    takes its place."""
+    if verdict is True or verdict is pending:
         return pending
+    if isinstance(verdict, PendingCall) and verdict._root is (pending._root or pending):
+        return cast("PendingCall[Any]", verdict)
     if verdict is False:
         return pending.refuse()
     if isinstance(verdict, str) and verdict.strip():
         return pending.refuse(verdict)
     raise TypeError(
         f"The approval function returned {verdict!r} for call {pending.call.id!r}; return "
-        "True to run it, False to refuse it, or the reason (text the model reads) to "
-        "refuse it with."
+        "True to run it, False to refuse it, the reason (text the model reads) to refuse "
+        "it with, or the call itself or a PendingCall made from it (pending.edit(...), "
+        "pending.answer(...))."
     )
 
 
@@ -151,7 +296,7 @@ def pending_calls(
     return [
         _pending(call, item, tools.get(call.name), batch, batch.index(call.id, at))
         for at, (call, item) in enumerate(
-            zip(calls, prepare_all(tools, calls, limits), strict=True)
+            zip(calls, prepare_all(tools, calls, limits, pending=True), strict=True)
         )
     ]
 
@@ -206,7 +351,7 @@ def prepared_items(
             listed.add(id(entry))
             pending.append(entry)
             item = entry._prepared
-            if tools is not None and not isinstance(item, ToolCallFailure):
+            if tools is not None and not isinstance(item, ToolCallFailure | ToolCallSuccess):
                 now = tools.get(call.name)
                 if now is None:  # the model's call names a tool the group no longer has
                     item = prepare(None, call, DEFAULT_LIMITS, tools)
@@ -221,6 +366,15 @@ def prepared_items(
                         "again.",
                         calls=(call,),
                     )
+            if isinstance(item, ToolModel) and item.model_tool_external:
+                raise PendingCallError(
+                    f"The pending call {call.id!r} to {call.name!r} is a call of an external "
+                    "tool (model_tool_external), which never runs here: list "
+                    "`pending.answer(content)` in its place once its result comes (or "
+                    "`pending.refuse(reason)`). To run the other calls first, leave it out "
+                    "and pass `partial=True`.",
+                    calls=(call,),
+                )
             calls.append(call)
             items.append(item)
         elif isinstance(entry, ToolCallFailure):
@@ -246,7 +400,7 @@ def prepared_items(
             )
     with _CLAIMING:
         for entry in pending:
-            if entry._claimed:
+            if entry._used():
                 call = entry.call
                 raise PendingCallError(
                     f"The pending call {call.id!r} to {call.name!r} was already given to "
@@ -261,7 +415,21 @@ def prepared_items(
         _check_answers(calls, decided, pending, partial)
         for entry in pending:
             object.__setattr__(entry, "_claimed", True)
+            if entry._root is not None:  # an edit or answer uses up the call it came from
+                object.__setattr__(entry._root, "_claimed", True)
     return calls, items
+
+
+def mark_edits(
+    decided: Sequence[PendingCall[Any] | ToolCallFailure],
+    results: Sequence[ToolCallResult[Any] | None],
+) -> None:
+    """Record each edited call's edit on its result (and its note in what the model
+    reads); `run_pending` calls it on its results, or on those its `ToolBatchError`
+    holds."""
+    for entry, result in zip(decided, results, strict=True):
+        if result is not None and isinstance(entry, PendingCall) and entry._edit is not None:
+            mark_edit(result, entry._edit)
 
 
 def _check_answers(
@@ -362,7 +530,7 @@ def dump_pending(
     ids: set[str] = set()
     for item in pending:
         call = item.call
-        if item._claimed:
+        if item._used():
             raise PendingCallError(
                 f"The pending call {call.id!r} to {call.name!r} was already given to "
                 "run_pending, which answered it: storing it would let a later load run it "
@@ -414,9 +582,30 @@ def dump_pending(
                 "approval": None
                 if approval is None
                 else {"hint": approval.hint, "metadata": dict(approval.metadata)},
+                "edit": None
+                if item._edit is None
+                else {"arguments": item._edit.arguments, "note": item._edit.note},
+                "answer": _stored_answer(item),
             }
         )
     return {"format": _FORMAT, "toolwire": __version__, "calls": entries}
+
+
+def _stored_answer(item: PendingCall[Any]) -> dict[str, Any] | None:
+    """The answer `item.answer(...)` gave, as JSON data (None when it has none)."""
+    answer = item.answered
+    if answer is None:
+        return None
+    call = item.call
+    problem = _unstorable(answer.context)
+    if problem is not None:
+        raise PendingCallError(
+            f"The answer of call {call.id!r} to {call.name!r} cannot be stored: the data "
+            f"in its context {problem}, which JSON cannot keep as they are. Give "
+            "pending.answer(...) a context of JSON data (or None).",
+            calls=(call,),
+        )
+    return {"content": stored_content(call, answer), "context": answer.context}
 
 
 def _unstorable(arguments: object) -> str | None:
@@ -486,7 +675,7 @@ def load_pending(
     calls: list[StandardToolCall] = []
     stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
     schemas: dict[type[ToolModel], str] = {}
-    for index, (call, stored) in enumerate(entries):
+    for index, (call, stored, decision) in enumerate(entries):
         tool = tools.get(call.name)
         if tool is None:
             current = None
@@ -494,7 +683,7 @@ def load_pending(
             current = schemas.get(tool)
             if current is None:
                 current = schemas[tool] = fingerprint(tool)
-        if current != stored:
+        if current != stored and not isinstance(decision, _StoredAnswer):  # answers need no tool
             if stored is None:
                 stale[index] = ("added", stored)
             else:
@@ -518,8 +707,14 @@ def load_pending(
             kind, stored = stale[index]
             refusal = ToolCallFailure.for_call(call, _refusal(kind, call.name), fail_reason="refused")  # fmt: skip
             restored.append(PendingCall(call, None, refusal, refusal, None, stored, batch, index))
-        else:
-            restored.append(next(validated))
+            continue
+        item = next(validated)
+        decision = entries[index][2]
+        if isinstance(decision, _StoredAnswer):
+            item = item.answer(decision.content, decision.context)
+        elif decision is not None:
+            item = item.edit(decision.arguments, note=decision.note or False, limits=limits)
+        restored.append(item)
     return restored
 
 
@@ -589,11 +784,44 @@ _FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
-def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | None]]:
-    """The stored calls and their tools' fingerprints; `PendingCallError` for anything
-    `dump_pending` did not write, for a dump of a newer format, and for a call id
-    listed twice. A dict is copied (through JSON) so that your state and the restored
-    calls share nothing."""
+@dataclass(frozen=True, slots=True)
+class _StoredAnswer:
+    content: ToolContent
+    context: Any
+
+
+_Decision = ArgumentEdit | _StoredAnswer | None
+"""A stored call's decision made before the dump: its edit, its answer, or neither."""
+
+
+def _read_decision(fields: Mapping[str, Any], index: int) -> _Decision:
+    """The edit or answer `dump_pending` stored with a call (none in a /1 dump)."""
+    edit, answer = fields.get("edit"), fields.get("answer")
+    if edit is not None and answer is not None:
+        raise ValueError(f"calls[{index}] holds both an edit and an answer")
+    if answer is not None:
+        if not isinstance(answer, dict) or "content" not in answer:
+            raise TypeError(f"calls[{index}]['answer'] is not an answer")
+        stored = cast("dict[str, Any]", answer)
+        return _StoredAnswer(restored_content(stored["content"]), stored.get("context"))
+    if edit is not None:
+        if not isinstance(edit, dict):
+            raise TypeError(f"calls[{index}]['edit'] is a {type(edit).__name__}")
+        change = cast("dict[str, Any]", edit)
+        arguments, note = change.get("arguments"), change.get("note")
+        if not isinstance(arguments, dict | str) or not isinstance(note, str | None):
+            raise TypeError(f"calls[{index}]['edit'] is not an edit")
+        return ArgumentEdit(fields["input"], cast("dict[str, Any] | str", arguments), note)
+    return None
+
+
+def _read(
+    dump: str | Mapping[str, Any],
+) -> list[tuple[StandardToolCall, str | None, _Decision]]:
+    """The stored calls, their tools' fingerprints and their decisions;
+    `PendingCallError` for anything `dump_pending` did not write, for a dump of a newer
+    format, and for a call id listed twice. A dict is copied (through JSON) so that your
+    state and the restored calls share nothing."""
     try:
         # A dict dump goes through JSON too: checked to be JSON data, and copied.
         loaded: Any = json.loads(dump if isinstance(dump, str) else json.dumps(dump))
@@ -604,7 +832,7 @@ def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | N
         entries: Any = data.get("calls")
         if not isinstance(entries, list):
             raise TypeError(f'"calls" is a {type(entries).__name__}, not a list')
-        read: list[tuple[StandardToolCall, str | None]] = []
+        read: list[tuple[StandardToolCall, str | None, _Decision]] = []
         for index, entry in enumerate(cast("list[Any]", entries)):
             if not isinstance(entry, dict):
                 raise TypeError(f"calls[{index}] is a {type(entry).__name__}, not an object")
@@ -624,7 +852,7 @@ def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | N
                 fields["synthesized_id"],
                 fields["truncated"],
             )
-            read.append((call, fields["schema"]))
+            read.append((call, fields["schema"], _read_decision(fields, index)))
     except (ValueError, TypeError, RecursionError) as error:
         raise PendingCallError(
             "This is not toolwire pending-call JSON (made by dump_pending): "
@@ -632,25 +860,26 @@ def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | N
             "dump_pending returned, unchanged."
         ) from None
     ids: dict[str, StandardToolCall] = {}
-    for call, _ in read:
+    for call, _, _ in read:
         if ids.setdefault(call.id, call) is not call:
             raise PendingCallError(
                 f"This dump lists the call id {call.id!r} twice: loaded, both entries would "
                 "answer it (a handler could run twice), and the API rejects a second "
                 "answer. dump_pending never writes that; keep one entry per call.",
-                calls=[c for c, _ in read if c.id == call.id],
+                calls=[c for c, _, _ in read if c.id == call.id],
             )
     return read
 
 
 def _check_format(data: Mapping[str, Any]) -> None:
     """Refuse a dump of a format this toolwire does not read; a newer one says so. Each
-    format this toolwire ever wrote stays readable (so far only the first)."""
+    format this toolwire ever wrote stays readable (`_READS`)."""
     stored = data.get("format")
-    if stored == _FORMAT:
+    if stored in _READS:
         return
     family, _, number = str(stored).rpartition("/")
-    if family == _FORMAT.rpartition("/")[0] and number.isdigit() and int(number) > 1:
+    newest = int(_FORMAT.rpartition("/")[2])
+    if family == _FORMAT.rpartition("/")[0] and number.isdigit() and int(number) > newest:
         made_by = data.get("toolwire")
         raise PendingCallError(
             f"This pending-call dump has format {stored!r}, written by toolwire "

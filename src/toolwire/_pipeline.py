@@ -19,7 +19,7 @@ from ._call import StandardToolCall
 from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
-from ._parts import FilePart, ImagePart, ResultPart
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, search_result_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._references import ToolReference, references_text
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
@@ -49,12 +49,14 @@ def prepare(
     call: StandardToolCall,
     limits: ArgumentLimits,
     available: Mapping[str, object],
+    pending: bool = False,
 ) -> ToolModel | ToolCallFailure:
     """Validate `call` for `tool`: the tool instance to run, or the failure to answer with.
 
     `tool` is None when no tool has the call's name; `available` lists the names
     the model may use (for the error text). A call whose kind (function/custom)
-    does not match its tool is a developer mistake and raises.
+    does not match its tool is a developer mistake and raises, as does a call of an
+    external tool (`model_tool_external`) unless it is validated to wait (`pending`).
     """
     raw: Any = call.input
     # The common case first: a function call whose tool has a plan (see `_plan`), with
@@ -93,6 +95,8 @@ def prepare(
             "BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for "
             "function tools."
         )
+    if tool.model_tool_external and not pending:
+        raise UnhandledCallsError(_external_call(call.id, tool.__name__))
     if call.type == "custom":
         return _validate_custom(tool, call, raw, limits)
     if isinstance(raw, str):
@@ -126,6 +130,16 @@ def prepare(
     )
 
 
+def _external_call(call_id: str, tool: str) -> str:
+    return (
+        f"This response holds a call {call_id!r} to {tool}, an external tool "
+        "(model_tool_external): its calls are answered elsewhere, never run here. Validate "
+        "the response with group.prepare_tool_calls(...), answer that call with "
+        "pending.answer(content) once its result comes, and give the batch to "
+        "group.run_pending(...)."
+    )
+
+
 def _no_tool_search(call_id: str) -> str:
     return (
         f"This response holds a tool_search_call {call_id!r} the client runs, but this "
@@ -148,9 +162,13 @@ class Crashed:
 
 
 def prepare_all(
-    tools: Mapping[str, type[ToolModel]], calls: Sequence[StandardToolCall], limits: ArgumentLimits
+    tools: Mapping[str, type[ToolModel]],
+    calls: Sequence[StandardToolCall],
+    limits: ArgumentLimits,
+    pending: bool = False,
 ) -> list[ToolModel | ToolCallFailure | Crashed]:
-    """`prepare` for every call of a batch, before any handler runs.
+    """`prepare` for every call of a batch, before any handler runs (`pending`: to wait
+    for a decision, so external tools' calls are validated too).
 
     A developer mistake (`ToolwireError`) raises at once; any other exception out of
     validation becomes the call's `Crashed` entry, so the rest of the batch keeps its
@@ -160,7 +178,7 @@ def prepare_all(
     find = tools.get
     for call in calls:
         try:
-            prepared.append(prepare(find(call.name), call, limits, tools))
+            prepared.append(prepare(find(call.name), call, limits, tools, pending))
         except ToolwireError:
             raise
         except Exception as error:
@@ -182,7 +200,11 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, _PART_TYPES)), _OK)
             if wrong is _OK:
-                text = "\n".join(p for p in parts if isinstance(p, str))
+                text = "\n".join(
+                    p if isinstance(p, str) else search_result_text(p)
+                    for p in parts
+                    if isinstance(p, str | SearchResultPart)
+                )
                 references = [p for p in parts if isinstance(p, ToolReference)]
                 if references:  # the text the APIs without references read, on its own line
                     text = "\n".join(t for t in (text, references_text(references)) if t)
@@ -197,7 +219,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 )
             got = (
                 f"a sequence of parts holding a {type(wrong).__name__} (parts are str, "
-                "ImagePart, FilePart and ToolReference)"
+                "ImagePart, FilePart, ToolReference and SearchResultPart)"
             )
         else:
             got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
@@ -213,7 +235,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
 
 
 _OK = object()
-_PART_TYPES = (str, ImagePart, FilePart, ToolReference)
+_PART_TYPES = (str, ImagePart, FilePart, ToolReference, SearchResultPart)
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:

@@ -53,7 +53,8 @@ def make_plan(tool: type[ToolModel] | None) -> tuple[Any, Any, bool] | None:
     if tool is None or not tool.__pydantic_complete__:
         return None
     function = tool.model_tool_type == "function"
-    validator = tool.__pydantic_validator__ if function else None
+    # An external tool's calls take the slow way, where `prepare` stops them from running.
+    validator = tool.__pydantic_validator__ if function and not tool.model_tool_external else None
     copies = function and _schema_shares(tool.__pydantic_core_schema__)
     plan = (tool, validator, copies)
     setattr(tool, PLAN, plan)

@@ -12,6 +12,7 @@ from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
+from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._history import (
     AnyResponse,
@@ -23,7 +24,7 @@ from ._history import (
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._media import MediaDelivery, MediaPlacement, MediaReport
 from ._observe import ToolCallEnd, ToolHooks
-from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, SearchResultPart, ToolContent
 from ._pending import PendingCall
 from ._references import ToolReference
 from ._result import (
@@ -53,6 +54,7 @@ __all__ = [
     "AnyToolCall",
     "Api",
     "ApprovalRequired",
+    "ArgumentEdit",
     "ArgumentLimits",
     "assistant_messages",
     "ChatToolChoiceParams",
@@ -72,6 +74,7 @@ __all__ = [
     "PendingCall",
     "ResponsesToolChoiceParams",
     "ResultPart",
+    "SearchResultPart",
     "StandardToolCall",
     "tool_result_messages",
     "ToolBatchError",

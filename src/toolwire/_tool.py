@@ -67,9 +67,11 @@ _CONFIG_NAMES = (
     "model_tool_timeout",
     "model_tool_sequential",
     "model_tool_requires_approval",
+    "model_tool_external",
     "model_tool_defer_loading",
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
+    "model_tool_max_retries",
 )
 
 
@@ -105,6 +107,10 @@ class ToolModel(pydantic.BaseModel):
     up front (`defer_loading: true` on OpenAI Responses and Anthropic; on Chat
     Completions and Gemini `tool_definitions` leaves it out until a search loads it).
     See the README's "Tool search"."""
+
+    model_tool_max_retries: ClassVar[int | None] = None
+    """Class config: how many failed calls in a row the model may retry before a
+    `RetryBudget` tells it to stop calling this tool; None: the budget's `max_retries`."""
 
     model_tool_namespace: ClassVar[ToolNamespace | None] = None
     """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
@@ -158,6 +164,11 @@ class ToolModel(pydantic.BaseModel):
                 "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
         _check_namespace(cls)
+        _check_external(cls)
+        if getattr(cls, "model_tool_max_retries", None) is not None:
+            from ._retry_budget import check_max_retries
+
+            check_max_retries(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
@@ -192,6 +203,13 @@ class ToolModel(pydantic.BaseModel):
     """Class config: calls of this tool wait for your approval in `run_with_approval`
     (and report `needs_approval` as pending calls). For a decision that depends on the
     arguments, override `model_tool_needs_approval` instead."""
+
+    model_tool_external: ClassVar[bool] = False
+    """Class config: the tool has no handler; its calls are answered elsewhere (a front
+    end, another service, a person). `prepare_tool_calls` validates them as usual, and
+    each waits as a `PendingCall` (`pending.external`) until you answer it with
+    `pending.answer(content)`; `run_tool_calls` raises `UnhandledCallsError` for them
+    before any handler runs. Such a class must not define `model_tool_handler`."""
 
     def model_tool_needs_approval(self) -> bool | ApprovalRequired:
         """Override to decide from the validated arguments, e.g. only deletions outside
@@ -263,6 +281,23 @@ def _check_namespace(cls: type[ToolModel]) -> None:
             "name, so its calls could not be told apart. Give the tool or the namespace "
             "another name."
         )
+
+
+def _check_external(cls: type[ToolModel]) -> None:
+    """Raise `ToolDefinitionError` for an external tool (`model_tool_external`) that
+    defines a handler: its calls never run one, so the handler would be dead code that
+    looks alive."""
+    if not getattr(cls, "model_tool_external", False):
+        return
+    owner = next((c for c in cls.__mro__ if "model_tool_handler" in c.__dict__), None)
+    if owner is None or owner.__module__.split(".")[0] == "toolwire":
+        return
+    raise ToolDefinitionError(
+        f"{cls.__name__} sets model_tool_external = True but defines model_tool_handler"
+        f"{'' if owner is cls else f' (inherited from {owner.__qualname__})'}: an external "
+        "tool's calls are answered elsewhere (`pending.answer(content)`), never by a "
+        "handler. Remove the handler, or drop model_tool_external to run the calls here."
+    )
 
 
 def _refuse_plain_handler(cls: type) -> None:
@@ -688,6 +723,8 @@ def extra_fields(cls: type[pydantic.BaseModel]) -> list[str]:
 def missing_handler(tool: object) -> str:
     """The error for a tool class that defines no `model_tool_handler`."""
     name = type(tool).__name__
+    if getattr(tool, "model_tool_external", False):
+        return f"{name} is an external tool (model_tool_external): its calls are answered elsewhere. Prepare them with group.prepare_tool_calls(...) and answer each with pending.answer(content)."  # fmt: skip
     if isinstance(tool, FunctionToolModel):
         return f"{name} defines no model_tool_handler; define one to use it as a tool, or use the class only with model_tool_format()."  # fmt: skip
     return f"{name} defines no model_tool_handler; define one to use it as a tool."

@@ -35,6 +35,7 @@ unknown names, invalid arguments) becomes a failure *result*, never an exception
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import partial
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
@@ -225,18 +226,8 @@ class ToolHookError(ToolwireError, RuntimeError):
     def __reduce__(self) -> tuple[Any, ...]:
         # pickle rebuilds an exception as `cls(*self.args)`: pass the keywords too.
         state = {k: v for k, v in self.__dict__.items() if k not in ("hook", "call", "result")}
-        return (_rebuild_hook_error, (type(self), str(self), self.hook, self.call, self.result), state or None)  # fmt: skip
-
-
-def _rebuild_hook_error(
-    cls: type[ToolHookError],
-    message: str,
-    hook: Literal["before", "after"],
-    call: StandardToolCall,
-    result: ToolCallResult[Any] | None,
-) -> ToolHookError:
-    """Unpickle (or copy) a `ToolHookError`."""
-    return cls(message, hook=hook, call=call, result=result)
+        rebuild = partial(type(self), hook=self.hook, call=self.call, result=self.result)
+        return (rebuild, (str(self),), state or None)
 
 
 class StreamIncompleteError(ToolwireError, RuntimeError):
@@ -250,18 +241,6 @@ class MCPServerError(ToolwireError, RuntimeError):
 
 
 _BATCH_FIELDS = frozenset({"calls", "results", "errors"})
-
-
-def _rebuild_batch_error(
-    cls: type[ToolBatchError],
-    message: str,
-    exceptions: Sequence[Exception],
-    calls: Sequence[StandardToolCall],
-    results: Sequence[ToolCallResult[Any] | None],
-    errors: Sequence[Exception | None],
-) -> ToolBatchError:
-    """Unpickle (or copy) a `ToolBatchError`; see its `__reduce__`."""
-    return cls(message, exceptions, calls=calls, results=results, errors=errors)
 
 
 class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
@@ -304,16 +283,8 @@ class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
         self.calls, self.results, self.errors = tuple(calls), tuple(results), tuple(errors)
         return self
 
-    def __init__(
-        self,
-        message: str,
-        exceptions: Sequence[Exception],
-        *,
-        calls: Sequence[StandardToolCall],
-        results: Sequence[ToolCallResult[Any] | None],
-        errors: Sequence[Exception | None],
-    ) -> None:
-        super().__init__(message, exceptions)
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        super().__init__(*args)  # `__new__` took the fields (ExceptionGroup's init takes none)
 
     def derive(self, excs: Sequence[Exception]) -> ToolBatchError:  # pyright: ignore[reportIncompatibleMethodOverride]
         return ToolBatchError(
@@ -325,8 +296,8 @@ class ToolBatchError(ExceptionGroup[Exception], ToolwireError):
         # keyword-only calls/results/errors: rebuild it with them (process pools and error
         # reporters pickle or copy exceptions), then restore notes and other attributes.
         state = {k: v for k, v in self.__dict__.items() if k not in _BATCH_FIELDS}
-        arguments = (type(self), self.message, tuple(self.exceptions), self.calls, self.results, self.errors)  # fmt: skip
-        return (_rebuild_batch_error, arguments, state or None)
+        rebuild = partial(type(self), calls=self.calls, results=self.results, errors=self.errors)
+        return (rebuild, (self.message, tuple(self.exceptions)), state or None)
 
     @property
     def not_run(self) -> tuple[StandardToolCall, ...]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ._events import Event, Notes, record
+from ._events import NodeSite, record
 from ._keywords import TYPED, is_number
 from ._shapes import (
     PAIR_KEY,
@@ -31,16 +31,9 @@ if TYPE_CHECKING:
 __all__ = ["pairs", "tuple_object"]
 
 
-def pairs(
-    walker: Walker,
-    schema: JsonMap,
-    path: str,
-    events: list[Event],
-    owner: str | None,
-    notes: Notes,
-    default_text: str | None,
-) -> dict[str, Json]:
+def pairs(walker: Walker, schema: JsonMap, at: NodeSite) -> dict[str, Json]:
     """A dict schema as a list of ``{"key", "value"}`` objects (keys keep their schema)."""
+    path, events, owner, notes, _ = at
     value_schema, key_schema = dict_value_schema(schema)
     value_out = walker.node(value_schema, join_path(path, "{}"), events, owner)
     key_in = {"type": "string"} if key_schema is None else key_schema
@@ -66,7 +59,7 @@ def pairs(
     )
     for size, items in (("minProperties", "minItems"), ("maxProperties", "maxItems")):
         if size in schema:
-            _pair_count(walker, schema[size], size, items, path, events, notes, out)
+            _pair_count(walker, schema[size], size, items, at, out)
     consumed = {
         "type",
         "additionalProperties",
@@ -76,7 +69,7 @@ def pairs(
         "maxProperties",
     }
     rest = {key: value for key, value in schema.items() if key not in consumed}
-    out.update(walker.keywords(rest, path, events, owner, notes, default_text))
+    out.update(walker.keywords(rest, at))
     notes.notes.append("A mapping, sent as a list of key/value pairs.")
     return out
 
@@ -86,12 +79,11 @@ def _pair_count(
     count: Json,
     size: str,
     items: str,
-    path: str,
-    events: list[Event],
-    notes: Notes,
+    at: NodeSite,
     out: dict[str, Json],
 ) -> None:
     """``minProperties``/``maxProperties`` of a dict become the pair list's item bounds."""
+    path, events, _, notes, _ = at
     profile = walker.profile
     # Pairs repeating a key count once in the dict: only a lower bound above 1 can fail.
     lossy = size == "minProperties" and is_number(count) and count > 1
@@ -121,16 +113,9 @@ def _pair_count(
     )
 
 
-def tuple_object(
-    walker: Walker,
-    schema: JsonMap,
-    path: str,
-    events: list[Event],
-    owner: str | None,
-    notes: Notes,
-    default_text: str | None,
-) -> dict[str, Json]:
+def tuple_object(walker: Walker, schema: JsonMap, at: NodeSite) -> dict[str, Json]:
     """A fixed-length tuple as an object with ``item_<i>`` keys, all required."""
+    path, events, owner, _, _ = at
     if schema.get("items", False) is not False:
         raise walker.fail(
             path,
@@ -160,5 +145,5 @@ def tuple_object(
     )
     consumed = {"type", "prefixItems", "items", "minItems", "maxItems"}
     rest = {key: value for key, value in schema.items() if key not in consumed}
-    out.update(walker.keywords(rest, path, events, owner, notes, default_text))
+    out.update(walker.keywords(rest, at))
     return out

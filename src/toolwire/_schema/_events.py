@@ -7,7 +7,7 @@ from typing import NamedTuple
 from ._keywords import CONSTRAINT_RANK
 from ._report import SchemaAction, SchemaChange
 
-__all__ = ["Event", "Notes", "RefSite", "record"]
+__all__ = ["Event", "NodeSite", "Notes", "RefSite", "record"]
 
 
 class RefSite(NamedTuple):
@@ -63,3 +63,17 @@ class Notes:
         last = len(CONSTRAINT_RANK)
         ordered = sorted(self._constraints, key=lambda item: CONSTRAINT_RANK.get(item[0], last))
         return [phrase for _, phrase in ordered]
+
+
+class NodeSite(NamedTuple):
+    """Where the walker compiles one node, as its keyword handlers (`keywords`, a `$ref`,
+    the pair and tuple encodings) read it."""
+
+    path: str
+    events: list[Event]
+    owner: str | None
+    """The definition the node sits in (recursion rules)."""
+    notes: Notes
+    """What the node's description gains."""
+    default_text: str | None
+    """The text of a default its field's caller reported already (None: not reported)."""

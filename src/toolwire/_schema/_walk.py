@@ -14,7 +14,7 @@ from collections.abc import Callable
 from toolwire.exceptions import SchemaError
 
 from ._encodings import pairs, tuple_object
-from ._events import Event, Notes, RefSite, record
+from ._events import Event, NodeSite, Notes, RefSite, record
 from ._keywords import (
     ANNOTATIONS,
     CONSTRAINTS,
@@ -162,15 +162,16 @@ class Walker:
         if default_text:
             notes.notes.append(default_text)
         schema = rewrite(self, schema, path, events, notes)
+        at = NodeSite(path, events, owner, notes, default_text)
         if "$ref" in schema:
-            return self._ref(schema, path, events, owner, notes, nullable, default_text)
+            return self._ref(schema, at, nullable)
         profile = self.profile
         if not root and profile.dicts_as_pairs and is_dict_schema(schema):
-            out = pairs(self, schema, path, events, owner, notes, default_text)
+            out = pairs(self, schema, at)
         elif not root and profile.tuples_as_objects and "prefixItems" in schema:
-            out = tuple_object(self, schema, path, events, owner, notes, default_text)
+            out = tuple_object(self, schema, at)
         else:
-            out = self.keywords(schema, path, events, owner, notes, default_text)
+            out = self.keywords(schema, at)
         self._describe(out, notes, out.get("description"))
         if profile.typed_schemas and not any(keyword in out for keyword in TYPED):
             raise self.fail(
@@ -204,16 +205,8 @@ class Walker:
 
     # ------------------------------------------------------------------ $ref
 
-    def _ref(
-        self,
-        schema: JsonMap,
-        path: str,
-        events: list[Event],
-        owner: str | None,
-        notes: Notes,
-        nullable: bool,
-        default_text: str | None,
-    ) -> Json:
+    def _ref(self, schema: JsonMap, at: NodeSite, nullable: bool) -> Json:
+        path, events, _, notes, _ = at
         ref = schema["$ref"]
         name = def_name(ref)
         profile = self.profile
@@ -227,7 +220,7 @@ class Walker:
             )
         self._compile_def(name, path)
         siblings = {key: value for key, value in schema.items() if key != "$ref"}
-        out = self.keywords(siblings, path, events, owner, notes, default_text)
+        out = self.keywords(siblings, at)
         dollar = {k: v for k, v in out.items() if k.startswith("$")}
         plain = {k: v for k, v in out.items() if not k.startswith("$")}
         site = RefSite(path, name)
@@ -290,15 +283,8 @@ class Walker:
 
     # ------------------------------------------------------------------ keyword walk
 
-    def keywords(
-        self,
-        schema: JsonMap,
-        path: str,
-        events: list[Event],
-        owner: str | None,
-        notes: Notes,
-        default_text: str | None,
-    ) -> dict[str, Json]:
+    def keywords(self, schema: JsonMap, at: NodeSite) -> dict[str, Json]:
+        path, events, owner, notes, default_text = at
         profile = self.profile
         out: dict[str, Json] = {}
         self._report_closing(schema, path, events)
@@ -339,7 +325,7 @@ class Walker:
             elif key in ("enum", "const", "type", "title", "description"):
                 out[key] = value
             elif key in CONSTRAINTS:
-                self.constraint(schema, key, value, path, events, notes, out)
+                self.constraint(schema, key, value, at, out)
             elif profile.takes(key):
                 self._keep(key, value, path, events, out)
             else:
@@ -622,15 +608,9 @@ class Walker:
         )
 
     def constraint(
-        self,
-        schema: JsonMap,
-        key: str,
-        value: Json,
-        path: str,
-        events: list[Event],
-        notes: Notes,
-        out: dict[str, Json],
+        self, schema: JsonMap, key: str, value: Json, at: NodeSite, out: dict[str, Json]
     ) -> None:
+        path, events, _, notes, _ = at
         profile = self.profile
         kept = profile.takes(key)
         if kept and key == "format" and profile.formats is not None:

@@ -157,16 +157,6 @@ class _ServerTool:
         return parts if parts else "(the tool returned no content)"
 
 
-def _checked(cls: type[Any], data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]) -> Any:
-    """An MCP tool's arguments, checked against the server's schema, as an instance that
-    knows whether they could be checked (see `_ServerTool.arguments`)."""
-    server_tool: _ServerTool = cls._mcp_server_tool
-    arguments, unchecked = server_tool.arguments(data, cls.model_tool_strict)
-    tool = handler(arguments)
-    tool._mcp_unchecked = unchecked
-    return tool
-
-
 def _failure(server: str, name: str, error: BaseException) -> str:
     if isinstance(error, MCPError) and error.error.code != types.CONNECTION_CLOSED:
         message = error.error.message
@@ -236,7 +226,39 @@ def _short(text: str) -> str:
 Context = TypeVar("Context")
 
 
-class MCPTool(BaseFunctionToolModel[Context, Context], Generic[Context]):
+class _ServerToolModel(pydantic.BaseModel):
+    """What `MCPTool` and `SyncMCPTool` share: a model of whatever the server's schema
+    says, checked against that schema as it validates, and the server's own view of the
+    tool. Only the handler differs (awaited, or sent through the anyio portal)."""
+
+    model_config = pydantic.ConfigDict(extra="allow")
+    mcp_tool: ClassVar[types.Tool]
+    """The tool as the server listed it."""
+    mcp_strict_refused: ClassVar[str | None] = None
+    """Why the tool is not strict (None when it is): the first API whose strict subset
+    the server's schema does not fit, and why."""
+    mcp_unsupported: ClassVar[Mapping[str, str]] = {}
+    """The APIs that cannot take the tool's schema (API name -> why): its definition for
+    them raises `SchemaError`. `MCPTools.tools_for(api)` leaves such tools out."""
+    model_tool_strict: ClassVar[bool]  # the tool base's setting, decided per tool by MCPTools
+    _mcp_server_tool: ClassVar[_ServerTool]
+    _toolwire_unchecked = staticmethod(unchecked_by_toolwire)
+    _mcp_unchecked: str | None = None
+
+    @pydantic.model_validator(mode="wrap")
+    @classmethod
+    def _check_against_server_schema(
+        cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]
+    ) -> Any:
+        """The arguments, checked against the server's schema, as an instance that knows
+        whether they could be checked (see `_ServerTool.arguments`)."""
+        arguments, unchecked = cls._mcp_server_tool.arguments(data, cls.model_tool_strict)
+        tool = handler(arguments)
+        tool._mcp_unchecked = unchecked
+        return tool
+
+
+class MCPTool(BaseFunctionToolModel[Context, Context], _ServerToolModel, Generic[Context]):
     """A tool of an MCP server (`toolwire.aio`): built by `MCPTools`, never by hand.
 
     Its fields are whatever the server's schema says; `model_extra` holds the
@@ -251,36 +273,17 @@ class MCPTool(BaseFunctionToolModel[Context, Context], Generic[Context]):
     was given.
     """
 
-    model_config = pydantic.ConfigDict(extra="allow")
-    mcp_tool: ClassVar[types.Tool]
-    """The tool as the server listed it."""
-    mcp_strict_refused: ClassVar[str | None] = None
-    """Why the tool is not strict (None when it is): the first API whose strict subset
-    the server's schema does not fit, and why."""
-    mcp_unsupported: ClassVar[Mapping[str, str]] = {}
-    """The APIs that cannot take the tool's schema (API name -> why): its definition for
-    them raises `SchemaError`. `MCPTools.tools_for(api)` leaves such tools out."""
-    _mcp_server_tool: ClassVar[_ServerTool]
-    _toolwire_unchecked = staticmethod(unchecked_by_toolwire)
     _toolwire_group_hint: ClassVar[str] = (
         "For a toolwire.core group, take the server's tools from "
         "`server.sync_tools(portal)` (see MCPTools.sync_tools)."
     )
-    _mcp_unchecked: str | None = None
-
-    @pydantic.model_validator(mode="wrap")
-    @classmethod
-    def _check_against_server_schema(
-        cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]
-    ) -> Any:
-        return _checked(cls, data, handler)
 
     async def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         server_tool = type(self)._mcp_server_tool
         return await server_tool.call(self.model_extra or {}, self._mcp_unchecked), context
 
 
-class SyncMCPTool(SyncFunctionToolModel[Context, Context], Generic[Context]):
+class SyncMCPTool(SyncFunctionToolModel[Context, Context], _ServerToolModel, Generic[Context]):
     """A tool of an MCP server for `toolwire.core` groups: each call goes to the session
     through the anyio portal that runs it (see `MCPTools.sync_tools`).
 
@@ -288,24 +291,10 @@ class SyncMCPTool(SyncFunctionToolModel[Context, Context], Generic[Context]):
     `type[SyncMCPTool[Any]]`, so the tools join a `toolwire.core` group of any context
     type."""
 
-    model_config = pydantic.ConfigDict(extra="allow")
-    mcp_tool: ClassVar[types.Tool]
-    mcp_strict_refused: ClassVar[str | None] = None
-    mcp_unsupported: ClassVar[Mapping[str, str]] = {}
-    _mcp_server_tool: ClassVar[_ServerTool]
     _mcp_portal: ClassVar[Any]
-    _toolwire_unchecked = staticmethod(unchecked_by_toolwire)
     _toolwire_group_hint: ClassVar[str] = (
         "For a toolwire.aio group, take the server's tools from `server.tools`."
     )
-    _mcp_unchecked: str | None = None
-
-    @pydantic.model_validator(mode="wrap")
-    @classmethod
-    def _check_against_server_schema(
-        cls, data: Any, handler: pydantic.ModelWrapValidatorHandler[Any]
-    ) -> Any:
-        return _checked(cls, data, handler)
 
     def model_tool_handler(self, context: Context, /) -> tuple[ToolContent, Context]:
         cls = type(self)

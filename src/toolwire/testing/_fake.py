@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import itertools
 import json
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, cast
 
@@ -20,7 +20,6 @@ import httpx2
 from .._api import Api
 from ._instances import UnsupportedSchemaError, invalid_instance, minimal_instance
 from ._rules import HistoryProblem
-from ._rules import field as json_field
 
 __all__ = [
     "FakeCall",
@@ -297,58 +296,3 @@ def _invalid_arguments(tool: FakeTool) -> dict[str, Any] | None:
 
 def _short(text: str, limit: int = 200) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def arguments_text(call: FakeCall) -> str:
-    """The call's arguments as the wire carries them (JSON text for dicts)."""
-    if isinstance(call.arguments, str):
-        return call.arguments
-    return json.dumps(call.arguments)
-
-
-def arguments_dict(call: FakeCall) -> Any:
-    """The call's arguments as a JSON value (for APIs that send dicts); raw text that is
-    not JSON is sent as a string, which the live API would never do."""
-    if isinstance(call.arguments, str):
-        try:
-            return json.loads(call.arguments)
-        except ValueError:
-            return call.arguments
-    return dict(call.arguments)
-
-
-def sse(events: Iterable[tuple[str | None, Any]]) -> bytes:
-    """Server-sent events: `(event name or None, JSON data or raw string)` pairs."""
-    lines: list[str] = []
-    for name, data in events:
-        if name is not None:
-            lines.append(f"event: {name}")
-        lines.append(f"data: {data if isinstance(data, str) else json.dumps(data)}")
-        lines.append("")
-    return ("\n".join(lines) + "\n").encode()
-
-
-def split_text(text: str, size: int = 24) -> list[str]:
-    """`text` in pieces of `size` characters, for streaming."""
-    return [text[i : i + size] for i in range(0, len(text), size)] or [""]
-
-
-def json_list(value: Any) -> list[Any]:
-    """`value` as a list when the JSON holds one there, else []."""
-    return list(cast("list[Any]", value)) if isinstance(value, list | tuple) else []
-
-
-def latest_results(entries: Sequence[Any], is_result: Callable[[Any], bool], key: str) -> list[str]:
-    """The texts (under `key`) of the results that end `entries`: the latest round's."""
-    start = len(entries)
-    while start > 0 and is_result(entries[start - 1]):
-        start -= 1
-    return [joined_text(json_field(entry, key)) for entry in entries[start:]]
-
-
-def joined_text(content: Any) -> str:
-    """A message's text: the string itself, or its parts' "text" values joined."""
-    if isinstance(content, str):
-        return content
-    parts = [json_field(p, "text") for p in json_list(content)]
-    return "".join(p for p in parts if isinstance(p, str))

@@ -52,6 +52,7 @@ from ._instances_build import (
     SUPPORTED_KEYWORDS,
     Builder,
     UnsupportedSchemaError,
+    Want,
 )
 from ._instances_check import SchemaChecker
 
@@ -72,7 +73,7 @@ def minimal_instance(schema: Mapping[str, Any], *, where: str = "") -> Any:
     the schema leaves the documented subset (see the module docstring).
     """
     builder = Builder(schema, where)
-    value = builder.build(schema, "#", "", 0, (), 0)
+    value = builder.build(schema, Want("#"))
     checker = SchemaChecker(schema)
     if checker.check(value, schema) is False:
         path, keyword = checker.failure or ("#", "schema")

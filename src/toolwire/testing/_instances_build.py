@@ -16,52 +16,29 @@ import re
 import uuid
 from collections.abc import Callable, Iterator, Mapping
 from fractions import Fraction
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 from ..exceptions import ToolwireError
 from ._instances_check import (
     ANNOTATION_KEYWORDS,
+    OBJECT_KEYWORDS,
     JsonPointerError,
     SchemaChecker,
     json_equal,
     resolve_local_ref,
 )
 
-__all__ = ["SUPPORTED_FORMATS", "SUPPORTED_KEYWORDS", "Builder", "UnsupportedSchemaError"]
+__all__ = ["SUPPORTED_FORMATS", "SUPPORTED_KEYWORDS", "Builder", "UnsupportedSchemaError", "Want"]
+
+_OBJECT_HINTS = OBJECT_KEYWORDS
+_ARRAY_HINTS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems")
+_STRING_HINTS = ("minLength", "maxLength", "format", "contentMediaType")
+_NUMBER_HINTS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+"""The keywords of each type: they tell a node's type where it states none."""
 
 _CONSTRAINT_KEYWORDS = frozenset(
-    {
-        "type",
-        "enum",
-        "const",
-        "nullable",
-        "properties",
-        "required",
-        "additionalProperties",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "items",
-        "prefixItems",
-        "minItems",
-        "maxItems",
-        "uniqueItems",
-        "minLength",
-        "maxLength",
-        "format",
-        "contentMediaType",
-        "contentSchema",
-        "minimum",
-        "maximum",
-        "exclusiveMinimum",
-        "exclusiveMaximum",
-        "multipleOf",
-        "anyOf",
-        "oneOf",
-        "allOf",
-        "$ref",
-    }
-)
+    {"type", "enum", "const", "nullable", "contentSchema", "anyOf", "oneOf", "allOf", "$ref"}
+).union(_OBJECT_HINTS, _ARRAY_HINTS, _STRING_HINTS, _NUMBER_HINTS)
 
 SUPPORTED_KEYWORDS: frozenset[str] = _CONSTRAINT_KEYWORDS | ANNOTATION_KEYWORDS
 """The JSON Schema keywords `minimal_instance` understands (annotations included)."""
@@ -150,17 +127,6 @@ _MAX_DEPTH = 64
 _SUBSCHEMA_MERGE = frozenset({"items", "additionalProperties", "propertyNames", "contentSchema"})
 _LOWER_BOUNDS = frozenset({"minimum", "minLength", "minItems", "minProperties"})
 _UPPER_BOUNDS = frozenset({"maximum", "maxLength", "maxItems", "maxProperties"})
-_OBJECT_HINTS = (
-    "properties",
-    "required",
-    "additionalProperties",
-    "minProperties",
-    "maxProperties",
-    "propertyNames",
-)
-_ARRAY_HINTS = ("items", "prefixItems", "minItems", "maxItems", "uniqueItems")
-_STRING_HINTS = ("minLength", "maxLength", "format", "contentMediaType")
-_NUMBER_HINTS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 
 
 class UnsupportedSchemaError(ToolwireError, ValueError):
@@ -183,6 +149,39 @@ class UnsupportedSchemaError(ToolwireError, ValueError):
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (type(self), (self.where, self.path, self.keyword, self.detail))
+
+
+class Want(NamedTuple):
+    """What the value the builder makes at `path` is asked to be."""
+
+    path: str
+    """Where it is in the schema (a JSON pointer), for errors."""
+    hint: str = ""
+    """Its name (a property's), for placeholder text."""
+    variant: int = 0
+    """Which of its minimal values (they differ, for `uniqueItems`)."""
+    refs: tuple[str, ...] = ()
+    """The `$ref`s being expanded around it (one among them again is a recursion)."""
+    depth: int = 0
+    """How deep it nests."""
+
+    def inner(
+        self,
+        path: str,
+        *,
+        hint: str | None = None,
+        variant: int | None = None,
+        refs: tuple[str, ...] | None = None,
+    ) -> Want:
+        """A value nested in this one, at `path`: with its own hint, variant and `$ref`s
+        being expanded where given, else this one's."""
+        return Want(
+            path,
+            self.hint if hint is None else hint,
+            self.variant if variant is None else variant,
+            self.refs if refs is None else refs,
+            self.depth + 1,
+        )
 
 
 class Builder:
@@ -350,16 +349,16 @@ class Builder:
 
     # -- values ----------------------------------------------------------------------
 
-    def build(
-        self, schema: Any, path: str, hint: str, variant: int, refs: tuple[str, ...], depth: int
-    ) -> Any:
-        """The `variant`-th minimal value (variants differ, for `uniqueItems`)."""
-        if depth > _MAX_DEPTH:
-            raise self.error(path, "depth", f"values nest deeper than {_MAX_DEPTH} levels")
-        node, path, refs = self.flatten(schema, path, refs)
+    def build(self, schema: Any, want: Want) -> Any:
+        """The `want.variant`-th minimal value (variants differ, for `uniqueItems`)."""
+        if want.depth > _MAX_DEPTH:
+            raise self.error(want.path, "depth", f"values nest deeper than {_MAX_DEPTH} levels")
+        node, path, refs = self.flatten(schema, want.path, want.refs)
+        want = want._replace(path=path, refs=refs)
+        variant = want.variant
         for keyword in ("anyOf", "oneOf"):
             if keyword in node:
-                return self._alternatives(node, keyword, path, hint, variant, refs, depth)
+                return self._alternatives(node, keyword, want)
         if "const" in node:
             value = node["const"]
             if SchemaChecker(self.root).check(value, node) is False or not _fits_format(
@@ -378,18 +377,10 @@ class Builder:
             if not fitting:
                 raise self.error(path, "enum", "no enum value fits the other keywords")
             return fitting[variant % len(fitting)]
-        return self._typed(node, path, hint, variant, refs, depth)
+        return self._typed(node, want)
 
-    def _alternatives(
-        self,
-        node: dict[str, Any],
-        keyword: str,
-        path: str,
-        hint: str,
-        variant: int,
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> Any:
+    def _alternatives(self, node: dict[str, Any], keyword: str, want: Want) -> Any:
+        path, refs = want.path, want.refs
         branches = node[keyword]
         if not isinstance(branches, list) or not branches:
             raise self.error(path, keyword, f"{keyword} must be a non-empty list of schemas")
@@ -401,7 +392,7 @@ class Builder:
             try:
                 flat, flat_path, branch_refs = self.flatten(branch_list[i], branch_path, refs)
                 candidate = self.merge(rest, flat, branch_path)
-                value = self.build(candidate, flat_path, hint, variant, branch_refs, depth + 1)
+                value = self.build(candidate, want.inner(flat_path, refs=branch_refs))
             except UnsupportedSchemaError as exc:
                 failures.append(exc)
                 continue
@@ -417,15 +408,8 @@ class Builder:
             return value
         raise failures[0]
 
-    def _typed(
-        self,
-        node: dict[str, Any],
-        path: str,
-        hint: str,
-        variant: int,
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> Any:
+    def _typed(self, node: dict[str, Any], want: Want) -> Any:
+        path = want.path
         declared = node.get("type")
         if declared is None:
             kinds = [_inferred_type(node)]
@@ -441,38 +425,28 @@ class Builder:
         failures: list[UnsupportedSchemaError] = []
         for kind in kinds:
             try:
-                return self._of_type(kind, node, path, hint, variant, refs, depth)
+                return self._of_type(kind, node, want)
             except UnsupportedSchemaError as exc:
                 failures.append(exc)
         raise failures[0]
 
-    def _of_type(
-        self,
-        kind: str,
-        node: dict[str, Any],
-        path: str,
-        hint: str,
-        variant: int,
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> Any:
+    def _of_type(self, kind: str, node: dict[str, Any], want: Want) -> Any:
         if kind == "object":
-            return self._object(node, path, variant, refs, depth)
+            return self._object(node, want)
         if kind == "array":
-            return self._array(node, path, hint, variant, refs, depth)
+            return self._array(node, want)
         if kind == "string":
-            return self._string(node, path, hint, variant, refs, depth)
+            return self._string(node, want)
         if kind in ("integer", "number"):
-            return self._number(node, path, kind == "integer", variant)
+            return self._number(node, want.path, kind == "integer", want.variant)
         if kind == "boolean":
-            return variant % 2 == 1
+            return want.variant % 2 == 1
         if kind == "null":
             return None
-        raise self.error(path, "type", f"unknown type {kind!r}")
+        raise self.error(want.path, "type", f"unknown type {kind!r}")
 
-    def _object(
-        self, node: dict[str, Any], path: str, variant: int, refs: tuple[str, ...], depth: int
-    ) -> dict[str, Any]:
+    def _object(self, node: dict[str, Any], want: Want) -> dict[str, Any]:
+        path = want.path
         props = cast(Mapping[str, Any], node.get("properties", {}))
         additional = node.get("additionalProperties", True)
         result: dict[str, Any] = {}
@@ -488,8 +462,8 @@ class Builder:
                 )
             else:
                 sub, sub_path = additional, f"{path}/additionalProperties"
-            first = variant if not result else 0
-            result[name] = self.build(sub, sub_path, name, first, refs, depth + 1)
+            first = want.variant if not result else 0
+            result[name] = self.build(sub, want.inner(sub_path, hint=name, variant=first))
 
         for name in dict.fromkeys(cast(list[str], node.get("required", []))):
             add(name)
@@ -505,13 +479,9 @@ class Builder:
                 raise self.error(
                     path, "minProperties", f"cannot find {wanted} distinct allowed property names"
                 )
+            names = node.get("propertyNames", {"type": "string"})
             key = self.build(
-                node.get("propertyNames", {"type": "string"}),
-                f"{path}/propertyNames",
-                "key",
-                attempt,
-                refs,
-                depth + 1,
+                names, want.inner(f"{path}/propertyNames", hint="key", variant=attempt)
             )
             attempt += 1
             if isinstance(key, str) and key not in result:
@@ -525,15 +495,8 @@ class Builder:
             )
         return result
 
-    def _array(
-        self,
-        node: dict[str, Any],
-        path: str,
-        hint: str,
-        variant: int,
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> list[Any]:
+    def _array(self, node: dict[str, Any], want: Want) -> list[Any]:
+        path = want.path
         count = int(node.get("minItems", 0))
         limit = node.get("maxItems")
         if limit is not None and limit < count:
@@ -552,21 +515,14 @@ class Builder:
                 if i < len(prefix)
                 else (items, f"{path}/items")
             )
-            shift = (i if unique else 0) + (variant if i == 0 else 0)
-            out.append(self.build(sub, sub_path, hint, shift, refs, depth + 1))
+            shift = (i if unique else 0) + (want.variant if i == 0 else 0)
+            out.append(self.build(sub, want.inner(sub_path, variant=shift)))
         if unique and any(json_equal(a, b) for i, a in enumerate(out) for b in out[i + 1 :]):
             raise self.error(path, "uniqueItems", f"cannot build {count} distinct items")
         return out
 
-    def _string(
-        self,
-        node: dict[str, Any],
-        path: str,
-        hint: str,
-        variant: int,
-        refs: tuple[str, ...],
-        depth: int,
-    ) -> str:
+    def _string(self, node: dict[str, Any], want: Want) -> str:
+        path, hint, variant = want.path, want.hint, want.variant
         low = int(node.get("minLength", 0))
         high = node.get("maxLength")
         if high is not None and high < low:
@@ -578,14 +534,7 @@ class Builder:
                 raise self.error(
                     path, "contentMediaType", f"media type {media!r} cannot be produced"
                 )
-            inner = self.build(
-                node.get("contentSchema", True),
-                f"{path}/contentSchema",
-                hint,
-                variant,
-                refs,
-                depth + 1,
-            )
+            inner = self.build(node.get("contentSchema", True), want.inner(f"{path}/contentSchema"))
             return self._fixed(json.dumps(inner), low, high, path)
         if fmt in _FIXED_FORMATS:
             return self._fixed(_FIXED_FORMATS[fmt](variant), low, high, path)

@@ -20,6 +20,7 @@ from .._schema._shapes import json_type_of
 
 __all__ = [
     "ANNOTATION_KEYWORDS",
+    "OBJECT_KEYWORDS",
     "JsonPointerError",
     "SchemaChecker",
     "Verdict",
@@ -190,9 +191,11 @@ class SchemaChecker:
         if keyword in _STRING_KEYWORDS:
             return self._string(value, kind, keyword, arg, here)
         if keyword in _ARRAY_KEYWORDS:
-            return self._array(value, kind, node, keyword, arg, path, depth)
+            return self._array(value, node, keyword, arg, here, depth) if kind == "array" else True
         if keyword in _OBJECT_KEYWORDS:
-            return self._object(value, kind, node, keyword, arg, path, depth)
+            return (
+                self._object(value, node, keyword, arg, here, depth) if kind == "object" else True
+            )
         return None
 
     def _combinator(
@@ -250,19 +253,10 @@ class SchemaChecker:
         return None  # pattern: regular-expression dialects differ; do not judge
 
     def _array(
-        self,
-        value: Any,
-        kind: str,
-        node: Mapping[str, Any],
-        keyword: str,
-        arg: Any,
-        path: str,
-        depth: int,
+        self, value: Any, node: Mapping[str, Any], keyword: str, arg: Any, here: str, depth: int
     ) -> Verdict:
-        if kind != "array":
-            return True
+        """An array keyword's verdict on an array."""
         items = cast(Sequence[Any], value)
-        here = f"{path}/{keyword}"
         if keyword == "minItems":
             return True if len(items) >= arg else self._fail(here, keyword)
         if keyword == "maxItems":
@@ -297,19 +291,10 @@ class SchemaChecker:
         return None
 
     def _object(
-        self,
-        value: Any,
-        kind: str,
-        node: Mapping[str, Any],
-        keyword: str,
-        arg: Any,
-        path: str,
-        depth: int,
+        self, value: Any, node: Mapping[str, Any], keyword: str, arg: Any, here: str, depth: int
     ) -> Verdict:
-        if kind != "object":
-            return True
+        """An object keyword's verdict on an object."""
         obj = cast(Mapping[str, Any], value)
-        here = f"{path}/{keyword}"
         if keyword == "required":
             names = cast(list[str], arg)
             return True if all(n in obj for n in names) else self._fail(here, keyword)
@@ -365,14 +350,13 @@ _STRING_KEYWORDS = frozenset({"minLength", "maxLength", "pattern"})
 _ARRAY_KEYWORDS = frozenset(
     {"items", "prefixItems", "minItems", "maxItems", "uniqueItems", "contains"}
 )
-_OBJECT_KEYWORDS = frozenset(
-    {
-        "properties",
-        "required",
-        "additionalProperties",
-        "minProperties",
-        "maxProperties",
-        "propertyNames",
-        "dependentRequired",
-    }
+OBJECT_KEYWORDS = (
+    "properties",
+    "required",
+    "additionalProperties",
+    "minProperties",
+    "maxProperties",
+    "propertyNames",
 )
+"""The object keywords the checker judges and the builder can satisfy."""
+_OBJECT_KEYWORDS = frozenset({*OBJECT_KEYWORDS, "dependentRequired"})

@@ -19,19 +19,8 @@ import httpx2
 from pydantic_core import from_json
 
 from ..._api import Api
-from .._fake import (
-    FakeCall,
-    FakeReply,
-    FakeRequest,
-    FakeServer,
-    FakeTool,
-    allow_only,
-    arguments_text,
-    joined_text,
-    json_list,
-    split_text,
-    sse,
-)
+from .._fake import FakeCall, FakeReply, FakeRequest, FakeServer, FakeTool, allow_only
+from .._fake_wire import arguments_text, joined_text, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes

@@ -20,18 +20,8 @@ from typing import Any, cast
 import httpx2
 
 from ..._api import Api
-from .._fake import (
-    FakeReply,
-    FakeRequest,
-    FakeServer,
-    FakeTool,
-    RejectedRequest,
-    allow_only,
-    arguments_dict,
-    json_list,
-    split_text,
-    sse,
-)
+from .._fake import FakeReply, FakeRequest, FakeServer, FakeTool, RejectedRequest, allow_only
+from .._fake_wire import arguments_dict, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes

@@ -20,12 +20,8 @@ from .._fake import (
     FakeTool,
     RejectedRequest,
     allow_only,
-    arguments_text,
-    json_list,
-    latest_results,
-    split_text,
-    sse,
 )
+from .._fake_wire import arguments_text, json_list, latest_results, split_text, sse
 from .._instances_check import SchemaChecker, json_type_of
 from .._kits import Kit
 from .._rules import HistoryProblem, field

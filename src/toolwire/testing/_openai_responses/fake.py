@@ -30,19 +30,8 @@ from typing import Any, Literal
 
 import httpx2
 
-from .._fake import (
-    FakeReply,
-    FakeRequest,
-    FakeServer,
-    FakeTool,
-    RejectedRequest,
-    allow_only,
-    arguments_text,
-    json_list,
-    latest_results,
-    split_text,
-    sse,
-)
+from .._fake import FakeReply, FakeRequest, FakeServer, FakeTool, RejectedRequest, allow_only
+from .._fake_wire import arguments_text, json_list, latest_results, split_text, sse
 from .._kits import Kit
 from .._openai_chat.fake import CREATED, openai_error
 from .._rules import HistoryProblem, field, text_field
