@@ -18,6 +18,16 @@ if TYPE_CHECKING:
     from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
     from ._adapters.openai_chat.recover import recover_text_calls
     from ._adapters.openai_chat.servers import ChatServer
+    from ._adapters.openai_responses.builtin import (
+        BuiltinCall,
+        ShellCommandOutput,
+        apply_patch_call_output,
+        builtin_calls,
+        computer_call_output,
+        local_shell_call_output,
+        mcp_approval_response,
+        shell_call_output,
+    )
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
@@ -40,13 +50,21 @@ if TYPE_CHECKING:
     from ._streaming._preview import StringDelta
 
 __all__ = [
+    "apply_patch_call_output",
+    "builtin_calls",
+    "BuiltinCall",
     "ChatServer",
+    "computer_call_output",
     "failed_generation",
     "FailedGeneration",
+    "local_shell_call_output",
+    "mcp_approval_response",
     "ReasoningDelta",
     "recover_text_calls",
     "SchemaChange",
     "SchemaReport",
+    "shell_call_output",
+    "ShellCommandOutput",
     "StandardCustomToolDefinition",
     "StandardCustomToolFormat",
     "StandardCustomToolGrammarFormat",
@@ -86,6 +104,19 @@ LAZY_NAMES: dict[str, str] = {
     "FailedGeneration": "._adapters.openai_chat.failed",
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
+    **dict.fromkeys(
+        (
+            "BuiltinCall",
+            "ShellCommandOutput",
+            "apply_patch_call_output",
+            "builtin_calls",
+            "computer_call_output",
+            "local_shell_call_output",
+            "mcp_approval_response",
+            "shell_call_output",
+        ),
+        "._adapters.openai_responses.builtin",
+    ),
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 
