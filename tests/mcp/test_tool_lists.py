@@ -312,7 +312,8 @@ def test_a_deferred_server_s_tools_load_through_tool_search() -> None:
             group.add_tool_search(execution="client")
             responses: list[Any] = group.tool_definitions("responses")
             anthropic: list[Any] = group.tool_definitions("anthropic")
-            chat = [d["function"]["name"] for d in group.tool_definitions("chat.completions")]
+            chat_tools: list[Any] = group.tool_definitions("chat.completions")
+            chat: list[str] = [d["function"]["name"] for d in chat_tools]
             search = {"id": "s1", "type": "function", "function": {"name": "tool_search", "arguments": '{"queries": "weather"}'}}  # fmt: skip
             found = await group.run_tool_calls([search], None, api="chat.completions")
             weather = call("w1", "get_weather", {"from": {"city": "Oslo"}, "to": {"city": "Rome"}})
