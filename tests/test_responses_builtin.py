@@ -4,6 +4,7 @@ as the live API pairs them."""
 
 from __future__ import annotations
 
+import asyncio
 import base64
 from typing import Any
 
@@ -21,16 +22,25 @@ from openai.types.responses.response_output_item import LocalShellCall, McpAppro
 
 from tests.images import PNG
 from tests.test_responses_support import response_json, sdk_response
+from toolwire import aio
 from toolwire.core import (
+    ApprovalRequired,
+    BaseFunctionToolModel,
     ImagePart,
+    MCPApproval,
+    PendingCall,
     ShellCommandOutput,
+    ToolGroup,
     apply_patch_call_output,
+    assistant_messages,
     builtin_calls,
     computer_call_output,
     local_shell_call_output,
     mcp_approval_response,
     shell_call_output,
+    tool_result_messages,
 )
+from toolwire.exceptions import UnhandledCallsError
 from toolwire.testing import FakeOpenAI, check_history
 
 SHELL: dict[str, Any] = {
@@ -240,3 +250,126 @@ def test_the_fake_takes_the_answers_and_refuses_a_missing_one() -> None:
     assert reply.status == "completed"
     with pytest.raises(openai.BadRequestError, match="computer_call_output"):
         client.responses.create(model="gpt-test", input=[*history[:-2], history[-1]])
+
+
+# -- MCP approval requests in the approval flow ----------------------------------------
+
+
+class lookup(BaseFunctionToolModel[None, None]):
+    """Look something up."""
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "found", None
+
+
+class alookup(aio.BaseFunctionToolModel[None, None]):
+    """Look something up."""
+
+    model_tool_custom_name = "lookup"
+
+    async def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return "found", None
+
+
+LOOKUP: dict[str, Any] = {**FUNCTION, "name": "lookup"}
+ASKING = sdk_response(response_json(APPROVAL, LOOKUP))
+
+
+def test_an_mcp_approval_request_is_a_pending_call_that_needs_approval() -> None:
+    """`prepare_tool_calls` makes the request a pending call: its tool is the typed
+    `MCPApproval`, it always needs approval and says why."""
+    group = ToolGroup[None, None].from_list([lookup])
+    asked, plain = group.prepare_tool_calls(ASKING)
+    assert (asked.call.type, asked.call.id, asked.call.name) == snapshot(
+        ("mcp_approval", "mcpr_1", "github.delete_repo")
+    )
+    assert isinstance(asked.tool, MCPApproval)
+    assert (asked.tool.server_label, asked.tool.name, asked.tool.arguments) == snapshot(
+        ("github", "delete_repo", '{"repo": "x"}')
+    )
+    assert asked.approval == snapshot(
+        ApprovalRequired(
+            hint="Run 'delete_repo' on the MCP server 'github'",
+            metadata={
+                "server_label": "github",
+                "name": "delete_repo",
+                "arguments": '{"repo": "x"}',
+            },
+        )
+    )
+    assert not plain.needs_approval
+
+
+def test_approved_or_refused_it_is_answered_with_an_mcp_approval_response() -> None:
+    """Run, it approves; refused, it refuses with the reason. The next input, replayed
+    with the answers, is what the live API takes (`check_history`, the fake)."""
+    group = ToolGroup[None, None].from_list([lookup])
+    approved = tool_result_messages(group.run_pending(group.prepare_tool_calls(ASKING), None), "responses")  # fmt: skip
+    asked, plain = group.prepare_tool_calls(ASKING)
+    refused = tool_result_messages(group.run_pending([asked.refuse("Not this repo."), plain], None), "responses")  # fmt: skip
+    assert [approved, refused] == snapshot(
+        [
+            [
+                {"type": "mcp_approval_response", "approval_request_id": "mcpr_1", "approve": True},
+                {"type": "function_call_output", "call_id": "call_fn", "output": "found"},
+            ],
+            [
+                {
+                    "type": "mcp_approval_response",
+                    "approval_request_id": "mcpr_1",
+                    "approve": False,
+                    "reason": "Not this repo.",
+                },
+                {"type": "function_call_output", "call_id": "call_fn", "output": "found"},
+            ],
+        ]
+    )
+    checker: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ResponseInputItemParam)
+    checker.validate_python(approved[0])
+    history: list[Any] = [
+        {"role": "user", "content": "go"},
+        *assistant_messages(ASKING, "responses"),
+        *refused,
+    ]
+    assert check_history(history, "responses") == []
+    client = FakeOpenAI().client()
+    assert client.responses.create(model="gpt-test", input=history).status == "completed"
+
+
+def test_it_is_stored_and_restored_like_any_pending_call() -> None:
+    """`dump_pending` keeps it as JSON; `load_pending` (in an aio group too) restores it
+    needing approval, and `run_with_approval` asks for it."""
+    group = ToolGroup[None, None].from_list([lookup])
+    text = group.dump_pending(group.prepare_tool_calls(ASKING))
+    restored = group.load_pending(text)
+    assert [p.needs_approval for p in restored] == [True, False]
+    assert isinstance(restored[0].tool, MCPApproval)
+    asynchronous = aio.ToolGroup[None, None].from_list([alookup])
+    again = asynchronous.load_pending(text)
+    results = asyncio.run(asynchronous.run_pending(again, None))
+    assert [r.fail_reason for r in results] == [None, None]
+    asked: list[str] = []
+
+    def approve(pending: PendingCall[Any]) -> bool:
+        asked.append(pending.call.name)
+        return False
+
+    results = asyncio.run(asynchronous.run_with_approval(ASKING, None, approve))
+    assert asked == ["github.delete_repo"]
+    assert tool_result_messages(results, "responses")[0] == snapshot(
+        {
+            "type": "mcp_approval_response",
+            "approval_request_id": "mcpr_1",
+            "approve": False,
+            "reason": "The user did not approve this call, so it was not run. Do not try it again unless the user asks for it.",
+        }
+    )
+
+
+def test_run_tool_calls_asks_for_a_decision_first() -> None:
+    """`run_tool_calls` never approves on its own: it raises before anything runs,
+    saying how to decide; `other_calls="ignore"` leaves the request to you."""
+    group = ToolGroup[None, None].from_list([lookup])
+    with pytest.raises(UnhandledCallsError, match=r"prepare_tool_calls\(response\)"):
+        group.run_tool_calls(ASKING, None)
+    assert [r.call_id for r in group.run_tool_calls(ASKING, None, other_calls="ignore")] == ["call_fn"]  # fmt: skip

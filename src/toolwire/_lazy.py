@@ -28,6 +28,7 @@ if TYPE_CHECKING:
         mcp_approval_response,
         shell_call_output,
     )
+    from ._mcp_approval_tool import MCPApproval
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
@@ -58,6 +59,7 @@ __all__ = [
     "failed_generation",
     "FailedGeneration",
     "local_shell_call_output",
+    "MCPApproval",
     "mcp_approval_response",
     "ReasoningDelta",
     "recover_text_calls",
@@ -104,6 +106,7 @@ LAZY_NAMES: dict[str, str] = {
     "FailedGeneration": "._adapters.openai_chat.failed",
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
+    "MCPApproval": "._mcp_approval_tool",
     **dict.fromkeys(
         (
             "BuiltinCall",

@@ -24,6 +24,7 @@ from ._approval import ApprovalRequired, approval_of
 from ._call import StandardToolCall
 from ._feedback import shown
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._mcp_approval import MCP_APPROVAL, with_mcp_approvals
 from ._pipeline import Crashed, prepare, prepare_all
 from ._result import ToolCallFailure
 from ._tool import FunctionToolModel, ToolModel
@@ -148,6 +149,7 @@ def pending_calls(
     `batch`: the ids of every call of their response (default: these calls')."""
     if batch is None:
         batch = tuple(call.id for call in calls)
+    tools = with_mcp_approvals(tools, calls)
     return [
         _pending(call, item, tools.get(call.name), batch, batch.index(call.id, at))
         for at, (call, item) in enumerate(
@@ -192,6 +194,8 @@ def prepared_items(
     items: list[Any] = []
     pending: list[PendingCall[Any]] = []
     listed: set[int] = set()
+    if tools is not None:
+        tools = with_mcp_approvals(tools, [e.call for e in decided if isinstance(e, PendingCall)])
     for entry in decided:
         if isinstance(entry, PendingCall):
             call = entry.call
@@ -483,6 +487,7 @@ def load_pending(
             'PendingCallError) or "refuse" (its calls come back answered with a refusal).'
         )
     entries = _read(dump)
+    tools = with_mcp_approvals(tools, [call for call, _ in entries])
     calls: list[StandardToolCall] = []
     stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
     schemas: dict[type[ToolModel], str] = {}
@@ -614,7 +619,7 @@ def _read(dump: str | Mapping[str, Any]) -> list[tuple[StandardToolCall, str | N
                     raise ValueError(f"calls[{index}] has no {key!r}")
                 if not isinstance(fields[key], kinds):
                     raise TypeError(f"calls[{index}][{key!r}] is a {type(fields[key]).__name__}")
-            if fields["type"] not in ("function", "custom", "tool_search"):
+            if fields["type"] not in ("function", "custom", "tool_search", MCP_APPROVAL):
                 raise ValueError(f"calls[{index}]['type'] is {fields['type']!r}")
             call = StandardToolCall(
                 fields["type"],

@@ -17,8 +17,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Literal, cast
 
+from pydantic import TypeAdapter
 from typing_extensions import TypeAliasType
 
 from ..._media import data_url, inline
@@ -98,11 +100,15 @@ def builtin_calls(response: object) -> list[BuiltinCall]:
 
 
 def _as_model(item: Mapping[Any, Any]) -> BuiltinCall:
-    from openai.types.responses import ResponseOutputItem
-    from pydantic import TypeAdapter
+    return _output_items().validate_python(item)
 
-    adapter: TypeAdapter[Any] = TypeAdapter(ResponseOutputItem)
-    return adapter.validate_python(item)
+
+@cache
+def _output_items() -> TypeAdapter[Any]:
+    """The SDK's output-item union as a validator (built once: it is large)."""
+    from openai.types.responses import ResponseOutputItem
+
+    return TypeAdapter(ResponseOutputItem)
 
 
 @dataclass(frozen=True, slots=True)
