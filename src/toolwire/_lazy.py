@@ -107,19 +107,14 @@ LAZY_NAMES: dict[str, str] = {
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
     "MCPApproval": "._mcp_approval_tool",
-    **dict.fromkeys(
-        (
-            "BuiltinCall",
-            "ShellCommandOutput",
-            "apply_patch_call_output",
-            "builtin_calls",
-            "computer_call_output",
-            "local_shell_call_output",
-            "mcp_approval_response",
-            "shell_call_output",
-        ),
-        "._adapters.openai_responses.builtin",
-    ),
+    "BuiltinCall": "._adapters.openai_responses.builtin",
+    "ShellCommandOutput": "._adapters.openai_responses.builtin",
+    "apply_patch_call_output": "._adapters.openai_responses.builtin",
+    "builtin_calls": "._adapters.openai_responses.builtin",
+    "computer_call_output": "._adapters.openai_responses.builtin",
+    "local_shell_call_output": "._adapters.openai_responses.builtin",
+    "mcp_approval_response": "._adapters.openai_responses.builtin",
+    "shell_call_output": "._adapters.openai_responses.builtin",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 
