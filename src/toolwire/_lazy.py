@@ -28,7 +28,10 @@ if TYPE_CHECKING:
         mcp_approval_response,
         shell_call_output,
     )
+    from ._argument_repair import ArgumentRepair, RepairKind
     from ._mcp_approval_tool import MCPApproval
+    from ._repair import RepairFunction, RepairPolicy
+    from ._retry_budget import RetryBudget, RetryBudgetDict
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
@@ -52,6 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "apply_patch_call_output",
+    "ArgumentRepair",
     "builtin_calls",
     "BuiltinCall",
     "ChatServer",
@@ -63,6 +67,11 @@ __all__ = [
     "mcp_approval_response",
     "ReasoningDelta",
     "recover_text_calls",
+    "RepairFunction",
+    "RepairKind",
+    "RepairPolicy",
+    "RetryBudget",
+    "RetryBudgetDict",
     "SchemaChange",
     "SchemaReport",
     "shell_call_output",
@@ -85,6 +94,12 @@ __all__ = [
 """The lazy names (only ever imported by type checkers: see `lazy_getattr`)."""
 
 LAZY_NAMES: dict[str, str] = {
+    "ArgumentRepair": "._argument_repair",
+    "RepairKind": "._argument_repair",
+    "RepairFunction": "._repair",
+    "RepairPolicy": "._repair",
+    "RetryBudget": "._retry_budget",
+    "RetryBudgetDict": "._retry_budget",
     "SchemaChange": "._schema",
     "SchemaReport": "._schema",
     "StandardCustomToolDefinition": "._standard",
