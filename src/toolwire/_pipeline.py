@@ -19,6 +19,7 @@ from ._call import StandardToolCall
 from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
+from ._mcp_approval import MCP_APPROVAL, is_approval_tool
 from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, search_result_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._references import ToolReference, references_text
@@ -85,9 +86,12 @@ def prepare(
     if tool is None:
         if call.type == "tool_search":
             raise UnhandledCallsError(_no_tool_search(call.id))
+        if call.type == MCP_APPROVAL:
+            raise UnhandledCallsError(_approve_first(call))
         return _failure(call, "invalid_name", _feedback.unknown_tool(call.name, available))
     if tool.model_tool_type != call.type and not (
-        call.type == "tool_search" and is_tool_search(tool)
+        (call.type == "tool_search" and is_tool_search(tool))
+        or (call.type == MCP_APPROVAL and is_approval_tool(tool))
     ):
         raise CallKindMismatchError(
             f"The model sent a {call.type} call to {_feedback.shown(call.name)}, but {tool.__name__} is a "
@@ -137,6 +141,17 @@ def _external_call(call_id: str, tool: str) -> str:
         "the response with group.prepare_tool_calls(...), answer that call with "
         "pending.answer(content) once its result comes, and give the batch to "
         "group.run_pending(...)."
+    )
+
+
+def _approve_first(call: StandardToolCall) -> str:
+    return (
+        f"This response holds an mcp_approval_request {call.id!r} (the MCP server wants to "
+        f"run {call.name!r}), which waits for your decision: prepare the calls with "
+        "group.prepare_tool_calls(response) (the request is a PendingCall that always "
+        "needs approval: run it to approve, `pending.refuse(reason)` to refuse), or "
+        "answer it with mcp_approval_response(request, approve) and pass "
+        'other_calls="ignore".'
     )
 
 

@@ -320,6 +320,7 @@ class MCPTools:
             it), and those that run only as MCP tasks.
         changed: True once the server said its tool list changed (see `notice`);
             `refresh()` resets it.
+        defer_loading: whether every tool is marked deferred (see `load`).
     """
 
     def __init__(
@@ -329,6 +330,7 @@ class MCPTools:
         prefix: str = "",
         timeout: float | None = 30.0,
         strict: bool | None = None,
+        defer_loading: bool = False,
     ) -> None:
         if timeout is not None and timeout <= 0:
             raise ValueError(f"timeout must be a positive number of seconds or None, not {timeout!r}.")  # fmt: skip
@@ -336,6 +338,7 @@ class MCPTools:
         self.prefix = prefix
         self.timeout = timeout
         self.strict = strict
+        self.defer_loading = defer_loading
         self.server = _server_name(session)
         self.tools: list[type[MCPTool[Any]]] = []
         self.skipped: dict[str, str] = {}
@@ -350,6 +353,7 @@ class MCPTools:
         prefix: str = "",
         timeout: float | None = 30.0,
         strict: bool | None = None,
+        defer_loading: bool = False,
     ) -> MCPTools:
         """List the server's tools and build a class for each.
 
@@ -362,8 +366,13 @@ class MCPTools:
             strict: None: strict (OpenAI `strict`, Anthropic strict tools) where the
                 server's schema allows it, else not, with the reason on the class's
                 `mcp_strict_refused`; True: strict or `SchemaError`; False: never.
+            defer_loading: mark every tool of the server deferred
+                (`model_tool_defer_loading`): the model finds them through the group's
+                tool search (`add_tool_search`) instead of seeing them all up front.
         """
-        tools = cls(session, prefix=prefix, timeout=timeout, strict=strict)
+        tools = cls(
+            session, prefix=prefix, timeout=timeout, strict=strict, defer_loading=defer_loading
+        )
         await tools.refresh()
         return tools
 
@@ -462,6 +471,7 @@ def _namespace(server_tool: _ServerTool) -> dict[str, Any]:
         "model_tool_custom_name": server_tool.name,
         "model_tool_custom_description": description or f"The MCP tool {tool.name}.",
         "model_tool_custom_json_schema": server_tool.schema,
+        "model_tool_defer_loading": server_tool.tools.defer_loading,
         "mcp_tool": tool,
         "_mcp_server_tool": server_tool,
     }
