@@ -312,8 +312,11 @@ async def _run(
         raise own from cancelled
     error: Exception | None = None
     try:
-        with watch.current(started):  # spans made by the handler nest under the call's
-            result = await _execute(call, prepared, context)
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            result: ToolCallResult[Any] | None = started[2]
+        else:
+            with watch.current(started):  # spans made by the handler nest under the call's
+                result = await _execute(call, prepared, context)
     except Exception as raised:
         error = raised
     except asyncio.CancelledError as cancelled:
@@ -323,7 +326,7 @@ async def _run(
         if error is not None:
             await watch.aend(started, call, None, error)
             raise error  # the handler's exception, as it is
-        await watch.aend(started, call, result)  # pyright: ignore[reportPossiblyUnboundVariable]
+        result = await watch.aend(started, call, result)  # pyright: ignore[reportPossiblyUnboundVariable]
     except ToolHookError as hook_error:
         if error is None:
             raise
@@ -334,7 +337,7 @@ async def _run(
         if own is cancelled:
             raise
         raise own from cancelled
-    return result  # pyright: ignore[reportPossiblyUnboundVariable]
+    return cast("ToolCallResult[Any]", result)  # answered: not None
 
 
 async def _execute(
@@ -681,17 +684,20 @@ class _Batch:
                 raise
             self._cancelled_call(index, cancelled, unexpected_errors, "before hook")
             return
-        try:
-            with watch.current(started):  # in this call's task: its own span is current
-                await self._invoke(index, tool, context, unexpected_errors, timeout)
-        except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
-            watch.cancelled(started, call, cancelled)
-            raise
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            self.results[index] = started[2]
+        else:
+            try:
+                with watch.current(started):  # in this call's task: its own span is current
+                    await self._invoke(index, tool, context, unexpected_errors, timeout)
+            except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
+                watch.cancelled(started, call, cancelled)
+                raise
         result, own_error = self.results[index], self.errors[index]
         if result is not None and result.fail_reason == "unexpected_error":
             own_error = result.exception  # "fail": the handler's exception is its error
         try:
-            await watch.aend(started, call, result, self.errors[index])
+            self.results[index] = await watch.aend(started, call, result, self.errors[index])
         except ToolHookError as error:
             if isinstance(own_error, Exception):
                 own_error.add_note(f"Its after hook raised too: {error}")

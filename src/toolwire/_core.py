@@ -294,16 +294,18 @@ def _watched(
         return None, hook_error
     error: Exception | None = None
     try:
-        if watch.traced:
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            result: ToolCallResult[Any] | None = started[2]
+        elif watch.traced:
             with watch.current(started):  # the handler's spans nest under the call's
-                result: ToolCallResult[Any] | None = _execute(call, tool, context)
+                result = _execute(call, tool, context)
         else:
             result = _execute(call, tool, context)
     except Exception as raised:  # a handler's exception, a wrong return
         error = raised
         result = unexpected_failure(call, raised) if unexpected_errors == "fail" else None
     try:
-        watch.end(started, call, result, error if result is None else None)
+        result = watch.end(started, call, result, error if result is None else None)
     except ToolHookError as hook_error:
         if error is None:
             return None, hook_error

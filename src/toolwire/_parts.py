@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypeAliasType
 
-from ._references import ToolReference
+from ._references import ToolReference, references_text
 from .exceptions import MediaError
 
 __all__ = [
@@ -42,6 +42,7 @@ __all__ = [
     "media_kind",
     "media_type_of",
     "media_essence",
+    "parts_text",
     "read_data_url",
     "text_charset",
 ]
@@ -481,3 +482,13 @@ def _required_type(data: bytes, filename: str | Path | None, kind: str) -> str:
             "'text/plain', 'image/png')."
         )
     return media_type
+
+
+def parts_text(parts: Sequence[ResultPart]) -> str:
+    """A result's `result_content` for `parts`: its text parts joined by newlines, then
+    the text naming the tools its `ToolReference` parts load, on its own line."""
+    text = "\n".join(p for p in parts if isinstance(p, str))
+    references = [p for p in parts if isinstance(p, ToolReference)]
+    if references:  # the text the APIs without references read, on its own line
+        text = "\n".join(t for t in (text, references_text(references)) if t)
+    return text

@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from openai.types.responses.response_input_param import FunctionCallOutput
 
     from ._call import AnyToolCall, CallType
+    from ._guardrails import GuardrailRecord
 
 __all__ = [
     "HandlerResult",
@@ -98,12 +99,26 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_pending_origin",)
+    __slots__ = ("_guardrail", "_pending_origin")
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
     position of the call it answers, so `run_pending` can tell it from another answer
     to the same id. Not a field: unset on every other result, costing nothing."""
+
+    _guardrail: GuardrailRecord
+    """Set only on a result a guardrail hook changed (see `guardrail`): unset on every
+    other result, costing nothing."""
+
+    @property
+    def guardrail(self) -> GuardrailRecord | None:
+        """What a guardrail hook did to this call (`RefuseCall` from `before`,
+        `ReplaceContent` from `after`), keeping what the model did not see; None when
+        no hook refused or replaced anything."""
+        try:
+            return self._guardrail
+        except AttributeError:
+            return None
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 

@@ -13,6 +13,7 @@ from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
+from ._guardrails import GuardrailRecord, RefuseCall, ReplaceContent
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -62,6 +63,7 @@ __all__ = [
     "FilePart",
     "GeminiResponseFormat",
     "GeminiToolChoiceParams",
+    "GuardrailRecord",
     "HandlerResult",
     "ImagePart",
     "media_report",
@@ -70,6 +72,8 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "PendingCall",
+    "RefuseCall",
+    "ReplaceContent",
     "ResponsesToolChoiceParams",
     "ResultPart",
     "StandardToolCall",
