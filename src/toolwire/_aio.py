@@ -20,6 +20,7 @@ from ._batch import (
     unexpected_failure,
 )
 from ._batch_wait import no_event_loop, stop_all, wait_for
+from ._budget import ResultBudget, check_group_budget, fit_result, fit_results
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -108,13 +109,18 @@ class ToolGroup(
         tools: Sequence[
             type[BaseFunctionToolModel[_In, _Out]] | type[BaseCustomToolModel[_In, _Out]]
         ],
+        *,
+        result_budget: ResultBudget | None = None,
     ) -> ToolGroup[_In, _Out]:
         """A group of `tools`, keyed by tool name. Raises on duplicate names.
 
         The group's context types are the tools' (your type checker rejects tools
-        whose context types differ).
+        whose context types differ). `result_budget`: how much of a result the model
+        reads, for the tools without their own (`ResultBudget`).
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
+        if result_budget is not None:
+            group.result_budget = check_group_budget(result_budget)
         return group
 
     def add_tool_search(
@@ -302,7 +308,7 @@ async def _run(
         return prepared
     watch = observer(hooks)
     if watch is None:
-        return await _execute(call, prepared, context)
+        return fit_result(available, await _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
     try:
         started = await watch.astart(call)
     except asyncio.CancelledError as cancelled:
@@ -337,7 +343,7 @@ async def _run(
         if own is cancelled:
             raise
         raise own from cancelled
-    return cast("ToolCallResult[Any]", result)  # answered: not None
+    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
 
 
 async def _execute(
@@ -423,6 +429,7 @@ class _Batch:
         limits: ArgumentLimits,
         prepared: list[Any] | None = None,
     ) -> None:
+        self.group = group
         self.calls = calls
         self.prepared = prepare_all(group, calls, limits) if prepared is None else prepared
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
@@ -491,6 +498,7 @@ class _Batch:
         answered by the time its task ends, and a call left without an answer anyway
         (its task cancelled by other code before it started) becomes an error entry."""
         results = self.results
+        fit_results(self.group, results)
         if not self.stopped:
             for result in results:  # a plain loop: the cheapest scan for one call or 1,000
                 if result is None:

@@ -9,6 +9,7 @@ from typing_extensions import TypeAliasType, TypeVar
 
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
+from ._budget import ResultBudget, check_group_budget, fit_result, fit_results
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -102,13 +103,18 @@ class ToolGroup(
         tools: Sequence[
             type[BaseFunctionToolModel[_In, _Out]] | type[BaseCustomToolModel[_In, _Out]]
         ],
+        *,
+        result_budget: ResultBudget | None = None,
     ) -> ToolGroup[_In, _Out]:
         """A group of `tools`, keyed by tool name. Raises on duplicate names.
 
         The group's context types are the tools' (your type checker rejects tools
-        whose context types differ).
+        whose context types differ). `result_budget`: how much of a result the model
+        reads, for the tools without their own (`ResultBudget`).
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
+        if result_budget is not None:
+            group.result_budget = check_group_budget(result_budget)
         return group
 
     def add_tool_search(
@@ -257,11 +263,11 @@ def _run(
         return prepared
     watch = observer(hooks, plain=True)
     if watch is None:
-        return _execute(call, prepared, context)
+        return fit_result(available, _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
     result, error = _watched(watch, call, prepared, context, "raise")
     if error is not None:
         raise error  # the handler's exception as it is, or a hook's `ToolHookError`
-    return cast("ToolCallResult[Any]", result)
+    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
 
 
 def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallResult[Any]:
@@ -353,5 +359,7 @@ def _run_batch(
         errors: list[Exception | None] = [None] * len(calls)
         errors[index] = error
         results.extend([None] * (len(calls) - index))
+        fit_results(group, results)
         raise batch_error(calls, results, errors) from None
+    fit_results(group, results)
     return results

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from openai.types.responses import ResponseCustomToolCallOutputParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
+    from ._budget import ResultCut
     from ._call import AnyToolCall, CallType
     from ._guardrails import GuardrailRecord
 
@@ -99,7 +100,7 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_guardrail", "_pending_origin")
+    __slots__ = ("_cut", "_guardrail", "_pending_origin")
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
@@ -107,8 +108,9 @@ class _ResultBase:
     to the same id. Not a field: unset on every other result, costing nothing."""
 
     _guardrail: GuardrailRecord
-    """Set only on a result a guardrail hook changed (see `guardrail`): unset on every
-    other result, costing nothing."""
+    _cut: ResultCut
+    """Set only on a result a guardrail hook or a result budget changed (see
+    `guardrail`, `cut`): unset on every other result, costing nothing."""
 
     @property
     def guardrail(self) -> GuardrailRecord | None:
@@ -117,6 +119,15 @@ class _ResultBase:
         no hook refused or replaced anything."""
         try:
             return self._guardrail
+        except AttributeError:
+            return None
+
+    @property
+    def cut(self) -> ResultCut | None:
+        """What the result's `ResultBudget` cut (the full content the model did not read,
+        and how much); None when the model reads all of it."""
+        try:
+            return self._cut
         except AttributeError:
             return None
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
+from ._budget import ResultBudget, ResultCut
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._guardrails import GuardrailRecord, RefuseCall, ReplaceContent
@@ -75,6 +76,8 @@ __all__ = [
     "RefuseCall",
     "ReplaceContent",
     "ResponsesToolChoiceParams",
+    "ResultBudget",
+    "ResultCut",
     "ResultPart",
     "StandardToolCall",
     "tool_result_messages",

@@ -24,6 +24,7 @@ from pydantic_core import core_schema
 
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
+from ._budget import check_tool_budget
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
 from ._json import copy_json
@@ -44,6 +45,7 @@ if TYPE_CHECKING:
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._approval import ApprovalRequired
+    from ._budget import ResultBudget
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -70,6 +72,7 @@ _CONFIG_NAMES = (
     "model_tool_defer_loading",
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
+    "model_tool_result_budget",
 )
 
 
@@ -105,6 +108,11 @@ class ToolModel(pydantic.BaseModel):
     up front (`defer_loading: true` on OpenAI Responses and Anthropic; on Chat
     Completions and Gemini `tool_definitions` leaves it out until a search loads it).
     See the README's "Tool search"."""
+
+    model_tool_result_budget: ClassVar[ResultBudget | None] = None
+    """Class config: how much of this tool's result the model reads (`ResultBudget`):
+    over it, the head and the tail with a note of what was cut; `result.cut` keeps the
+    full result. Overrides the group's `result_budget`."""
 
     model_tool_namespace: ClassVar[ToolNamespace | None] = None
     """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
@@ -158,6 +166,8 @@ class ToolModel(pydantic.BaseModel):
                 "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
         _check_namespace(cls)
+        if "model_tool_result_budget" in cls.__dict__:
+            check_tool_budget(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
