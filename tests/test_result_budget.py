@@ -263,13 +263,19 @@ def test_an_mcp_servers_result_is_cut_the_same_way() -> None:
             ]
         )  # fmt: skip
 
-    async def body() -> Any:
+    async def body() -> list[Any]:
         async with Client(lowlevel_server(listed, answer)) as session:
             loaded = await MCPTools.load(session)
             group = aio.ToolGroup.from_list(loaded.tools, result_budget=ResultBudget(max_chars=500))
-            return await group.run_tool_calls(anthropic_calls("dump"), None)
+            by_group = await group.run_tool_calls(anthropic_calls("dump"), None)
+            # The server's own budget, given when loading, wins over the group's.
+            capped = await MCPTools.load(session, result_budget=ResultBudget(max_chars=300))
+            group = aio.ToolGroup.from_list(capped.tools, result_budget=ResultBudget(max_chars=500))
+            return [*by_group, *await group.run_tool_calls(anthropic_calls("dump"), None)]
 
-    (result,) = run(body)
+    result, capped = run(body)
     assert len(result.result_content) <= 500 and "characters cut here" in result.result_content
     assert [type(p).__name__ for p in result.result_parts] == ["str", "str", "str", "ImagePart"]
     assert result.cut is not None and result.cut.full_parts[0] == LOG
+    assert capped.cut is not None and capped.cut.budget == ResultBudget(max_chars=300)
+    assert len(capped.result_content) <= 300
