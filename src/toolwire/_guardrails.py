@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
-from ._parts import FilePart, ImagePart, ResultPart, ToolContent, parts_text
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, ToolContent, parts_text
 from ._references import ToolReference
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 
@@ -65,12 +65,12 @@ class ReplaceContent:
             object.__setattr__(self, "content", tuple(content))
             return
         raise TypeError(
-            "ReplaceContent(content) takes text, or a list of str, ImagePart, FilePart and "
-            f"ToolReference (as a handler returns); got {content!r}."
+            "ReplaceContent(content) takes text, or a list of str, ImagePart, FilePart, "
+            f"ToolReference and SearchResultPart (as a handler returns); got {content!r}."
         )
 
 
-_PART_TYPES = (str, ImagePart, FilePart, ToolReference)
+_PART_TYPES = (str, ImagePart, FilePart, ToolReference, SearchResultPart)
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,7 +19,7 @@ from ._call import StandardToolCall
 from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
-from ._parts import FilePart, ImagePart, ResultPart, parts_text
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, parts_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._references import ToolReference
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
@@ -193,7 +193,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 )
             got = (
                 f"a sequence of parts holding a {type(wrong).__name__} (parts are str, "
-                "ImagePart, FilePart and ToolReference)"
+                "ImagePart, FilePart, ToolReference and SearchResultPart)"
             )
         else:
             got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
@@ -209,7 +209,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
 
 
 _OK = object()
-_PART_TYPES = (str, ImagePart, FilePart, ToolReference)
+_PART_TYPES = (str, ImagePart, FilePart, ToolReference, SearchResultPart)
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:

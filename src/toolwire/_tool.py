@@ -73,6 +73,7 @@ _CONFIG_NAMES = (
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
     "model_tool_result_budget",
+    "model_tool_max_retries",
 )
 
 
@@ -113,6 +114,9 @@ class ToolModel(pydantic.BaseModel):
     """Class config: how much of this tool's result the model reads (`ResultBudget`):
     over it, the head and the tail with a note of what was cut; `result.cut` keeps the
     full result. Overrides the group's `result_budget`."""
+    model_tool_max_retries: ClassVar[int | None] = None
+    """Class config: how many failed calls in a row the model may retry before a
+    `RetryBudget` tells it to stop calling this tool; None: the budget's `max_retries`."""
 
     model_tool_namespace: ClassVar[ToolNamespace | None] = None
     """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
@@ -168,6 +172,10 @@ class ToolModel(pydantic.BaseModel):
         _check_namespace(cls)
         if "model_tool_result_budget" in cls.__dict__:
             check_tool_budget(cls)
+        if getattr(cls, "model_tool_max_retries", None) is not None:
+            from ._retry_budget import check_max_retries
+
+            check_max_retries(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]
