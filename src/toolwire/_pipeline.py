@@ -20,9 +20,9 @@ from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
 from ._mcp_approval import MCP_APPROVAL, is_approval_tool
-from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, search_result_text
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, parts_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
-from ._references import ToolReference, references_text
+from ._references import ToolReference
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
 from ._tool import ToolModel, refuse_extra_fields
 from .exceptions import (
@@ -215,18 +215,10 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, _PART_TYPES)), _OK)
             if wrong is _OK:
-                text = "\n".join(
-                    p if isinstance(p, str) else search_result_text(p)
-                    for p in parts
-                    if isinstance(p, str | SearchResultPart)
-                )
-                references = [p for p in parts if isinstance(p, ToolReference)]
-                if references:  # the text the APIs without references read, on its own line
-                    text = "\n".join(t for t in (text, references_text(references)) if t)
                 return ToolCallSuccess(
                     call.id,
                     call.name,
-                    text,
+                    parts_text(parts),  # pyright: ignore[reportArgumentType]
                     context,  # pyright: ignore[reportUnknownArgumentType]
                     call.type,
                     call.synthesized_id,

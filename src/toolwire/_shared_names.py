@@ -11,9 +11,11 @@ from __future__ import annotations
 from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
+from ._budget import ResultBudget, ResultCut
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
+from ._guardrails import GuardrailRecord, RefuseCall, ReplaceContent
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -64,6 +66,7 @@ __all__ = [
     "FilePart",
     "GeminiResponseFormat",
     "GeminiToolChoiceParams",
+    "GuardrailRecord",
     "HandlerResult",
     "ImagePart",
     "media_report",
@@ -72,7 +75,11 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "PendingCall",
+    "RefuseCall",
+    "ReplaceContent",
     "ResponsesToolChoiceParams",
+    "ResultBudget",
+    "ResultCut",
     "ResultPart",
     "SearchResultPart",
     "StandardToolCall",

@@ -26,6 +26,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from .._aio import BaseFunctionToolModel
 from .._api import API_NAMES, Api, check_api
 from .._batch import CallTimedOut
+from .._budget import ResultBudget, check_group_budget
 from .._core import BaseFunctionToolModel as SyncFunctionToolModel
 from .._parts import ToolContent
 from .._schema import InputPlan, compile_schema, input_plan
@@ -331,6 +332,7 @@ class MCPTools:
         timeout: float | None = 30.0,
         strict: bool | None = None,
         defer_loading: bool = False,
+        result_budget: ResultBudget | None = None,
     ) -> None:
         if timeout is not None and timeout <= 0:
             raise ValueError(f"timeout must be a positive number of seconds or None, not {timeout!r}.")  # fmt: skip
@@ -339,6 +341,7 @@ class MCPTools:
         self.timeout = timeout
         self.strict = strict
         self.defer_loading = defer_loading
+        self.result_budget = check_group_budget(result_budget)
         self.server = _server_name(session)
         self.tools: list[type[MCPTool[Any]]] = []
         self.skipped: dict[str, str] = {}
@@ -354,6 +357,7 @@ class MCPTools:
         timeout: float | None = 30.0,
         strict: bool | None = None,
         defer_loading: bool = False,
+        result_budget: ResultBudget | None = None,
     ) -> MCPTools:
         """List the server's tools and build a class for each.
 
@@ -369,9 +373,17 @@ class MCPTools:
             defer_loading: mark every tool of the server deferred
                 (`model_tool_defer_loading`): the model finds them through the group's
                 tool search (`add_tool_search`) instead of seeing them all up front.
+            result_budget: how much of each tool's result the model reads (a
+                `ResultBudget`, the tools' `model_tool_result_budget`); None: the
+                group's budget applies, if it has one.
         """
         tools = cls(
-            session, prefix=prefix, timeout=timeout, strict=strict, defer_loading=defer_loading
+            session,
+            prefix=prefix,
+            timeout=timeout,
+            strict=strict,
+            defer_loading=defer_loading,
+            result_budget=result_budget,
         )
         await tools.refresh()
         return tools
@@ -474,7 +486,12 @@ def _namespace(server_tool: _ServerTool) -> dict[str, Any]:
         "model_tool_defer_loading": server_tool.tools.defer_loading,
         "mcp_tool": tool,
         "_mcp_server_tool": server_tool,
-    }
+    } | _budget(server_tool.tools.result_budget)
+
+
+def _budget(budget: ResultBudget | None) -> dict[str, Any]:
+    """The class config of a server's result budget, if it has one."""
+    return {} if budget is None else {"model_tool_result_budget": budget}
 
 
 def _left_out(tool: types.Tool) -> str | None:
