@@ -68,7 +68,20 @@ def built(cls: type[Model], **fields: Any) -> Model:
     empty = _EMPTY.get(cls)
     if empty is None:
         empty = _EMPTY[cls] = cls()
-    return empty.model_copy(update=fields)  # pyright: ignore[reportReturnType]
+    if empty.__pydantic_extra__ is not None or getattr(empty, "__pydantic_private__", None):
+        return empty.model_copy(update=fields)  # pyright: ignore[reportReturnType]
+    # What `model_copy(update=fields)` makes, without its general copy machinery (a
+    # third of a one-call Gemini answer): the empty model's values with `fields` over
+    # them, those fields marked as set, no extra or private values (the SDK has none).
+    made = cls.__new__(cls)
+    values = empty.__dict__.copy()
+    values.update(fields)
+    _set = object.__setattr__
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(fields))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
 
 
 NAMELESS_CALL_NAME = "unnamed_function"
@@ -164,10 +177,13 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
     the turn's calls instead (from 1, the order of the function responses, which is how
     the API pairs calls without ids with their responses).
     """
+    placed = list(moved_media(results, media, place))
+    if not placed:
+        return []
     from google.genai import types
 
     parts: list[Part] = []
-    for position, result, moved in moved_media(results, media, place):
+    for position, result, moved in placed:
         name = result.name or NAMELESS_CALL_NAME
         call = f"function call {position}" if result.synthesized_id else f"call {result.call_id}"
         parts.append(types.Part(text=f"From {name} ({call}):"))
@@ -181,7 +197,7 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
                 parts.append(
                     types.Part(file_data=types.FileData(file_uri=uri, mime_type=media_type))
                 )
-    return [types.Content(role="user", parts=parts)] if parts else []
+    return [types.Content(role="user", parts=parts)]
 
 
 def _response_part(part: MediaPart) -> FunctionResponsePart:
