@@ -11,7 +11,7 @@ from google.genai import types
 from toolwire._api import api_of
 from toolwire._read import read_calls
 from toolwire.core import BaseFunctionToolModel, StandardToolCall, ToolGroup
-from toolwire.exceptions import ToolwireError, UnexpectedObjectError
+from toolwire.exceptions import UnexpectedObjectError
 
 SIGNATURE = b"\x00sig\xff-bytes"
 
@@ -191,16 +191,24 @@ def test_empty_and_text_only_turns_have_no_calls() -> None:
     assert read_calls({"candidates": [{"finishReason": "SAFETY"}]}) == []
 
 
-def test_vertex_argument_streaming_is_refused() -> None:
-    """A FunctionCall with partial_args or will_continue raises, saying how to turn it off."""
-    partial = types.FunctionCall(
-        name="write", partial_args=[types.PartialArg(json_path="$.text", string_value="ab")]
-    )
-    for item in (partial, types.FunctionCall(name="write", args={}, will_continue=True)):
-        with pytest.raises(ToolwireError, match="stream_function_call_arguments"):
-            read_calls([item])
-    with pytest.raises(ToolwireError, match="Gemini API streams whole calls"):
-        read_calls([{"functionCall": {"name": "write", "partialArgs": [{"jsonPath": "$.a"}]}}])
+def test_vertex_argument_fragments_are_folded() -> None:
+    """A FunctionCall with partial_args reads as the merged call; one still marked
+    will_continue was cut, and reads as a truncated call (SDK objects and dict forms)."""
+    fragments = [
+        types.PartialArg(json_path="$.text", string_value="ab", will_continue=True),
+        types.PartialArg(json_path="$.text", string_value="c"),
+        types.PartialArg(json_path="$.n", number_value=2.0),
+    ]
+    whole = types.FunctionCall(id="c1", name="write", partial_args=fragments)
+    cut = types.FunctionCall(id="c2", name="write", args={"text": "ab"}, will_continue=True)
+    wire = {
+        "functionCall": {"name": "write", "partialArgs": [{"jsonPath": "$.a", "boolValue": True}]}
+    }
+    assert read_calls([whole, cut, wire]) == [
+        StandardToolCall("function", "c1", "write", {"text": "abc", "n": 2}),
+        StandardToolCall("function", "c2", "write", {"text": "ab"}, truncated=True),
+        StandardToolCall("function", "toolwire_2", "write", {"a": True}, synthesized_id=True),
+    ]
 
 
 def test_other_objects_are_refused_with_a_hint() -> None:

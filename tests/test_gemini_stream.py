@@ -22,7 +22,7 @@ from toolwire.core import (
     assistant_messages,
     turn_status,
 )
-from toolwire.exceptions import StreamIncompleteError, ToolwireError
+from toolwire.exceptions import StreamIncompleteError
 
 
 def b64(data: bytes) -> str:
@@ -188,16 +188,6 @@ def test_a_cut_stream_has_no_final_response() -> None:
     assert not any(isinstance(e, TurnEnded) for e in events)
     with pytest.raises(StreamIncompleteError, match="finish_reason"):
         stream.final_response()
-
-
-def test_vertex_argument_streaming_is_refused() -> None:
-    """A chunk with partial_args raises, saying to turn stream_function_call_arguments off."""
-    stream = ToolCallStream("gemini")
-    partial = chunk(
-        {"functionCall": {"name": "w", "partialArgs": [{"jsonPath": "$.a", "stringValue": "x"}]}}
-    )
-    with pytest.raises(ToolwireError, match="stream_function_call_arguments"):
-        stream.feed(partial)
 
 
 def test_dict_chunks_are_accepted() -> None:

@@ -70,8 +70,7 @@ DEVELOPER_MISTAKES: dict[type[Exception], str] = {
 """The only exceptions dispatch may raise for the random turns, each for one cause the
 turn must hold. The other developer-facing errors, each tested below or elsewhere:
 
-- `ToolwireError` for Vertex AI `partial_args` (argument streaming turned on), for a dict
-  call whose name or id is not a string, and for a Gemini content dict `assistant_messages`
+- `ToolwireError` for a dict call whose name or id is not a string, and for a Gemini content dict `assistant_messages`
   cannot read (no API sends these, so no model can cause them);
 - `UnhandledCallsError` for Responses client-side calls toolwire does not run
   (test_responses_calls.py);
@@ -1082,7 +1081,7 @@ def test_megabytes_and_depth(api: Api, cut: bool) -> None:
 
 
 def vertex_forms() -> list[object]:
-    """A Vertex AI argument-streaming fragment in every Gemini form."""
+    """A Vertex AI call cut after its first argument fragment, in every Gemini form."""
     partial = {"jsonPath": "$.city", "stringValue": "Os"}
     wire = gemini_response(turn("gemini", call("get_weather", {}, "ok", None)))
     part = wire["candidates"][0]["content"]["parts"][0]
@@ -1094,16 +1093,15 @@ def vertex_forms() -> list[object]:
 
 
 @pytest.mark.parametrize("form", range(6))
-def test_vertex_partial_args_is_a_developer_error(form: int) -> None:
-    """Vertex `partial_args` in any Gemini form raises a ToolwireError saying to turn argument
-    streaming off, in core and aio, before any handler runs."""
+def test_vertex_partial_args_cut_is_never_run(form: int) -> None:
+    """A Vertex AI call cut in the middle of its fragments (`will_continue`), in any Gemini
+    form, is answered "truncated" in core and aio, and its handler never runs."""
     value = vertex_forms()[form]
     ran: list[str] = []
-    with pytest.raises(ToolwireError, match="stream_function_call_arguments=False"):
-        CORE.run_tool_calls(value, ran)  # pyright: ignore[reportArgumentType]
-    with pytest.raises(ToolwireError, match="stream_function_call_arguments=False"):
-        asyncio.run(AIO.run_tool_calls(value, ran))  # pyright: ignore[reportArgumentType]
-    assert ran == []
+    results = CORE.run_tool_calls(value, ran)  # pyright: ignore[reportArgumentType]
+    aio_results = asyncio.run(AIO.run_tool_calls(value, ran))  # pyright: ignore[reportArgumentType]
+    assert [results[0].fail_reason, aio_results[0].fail_reason] == ["truncated", "truncated"]
+    assert ran == []  # the turn's other call lacks its required city: nothing ran
 
 
 WRONG_TYPES: list[tuple[Api, dict[str, Any]]] = [

@@ -19,6 +19,7 @@ from ._batch import (
     timeout_failure,
     unexpected_failure,
 )
+from ._batch_extras import BatchExtras
 from ._batch_wait import in_anyio_scope, no_event_loop, stop_all, wait_for
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
@@ -38,6 +39,8 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
+    from ._repair import RepairPolicy
+    from ._retry_budget import RetryBudget
 
 __all__ = [
     "BaseCustomToolModel",
@@ -171,6 +174,8 @@ class ToolGroup(
         max_concurrency: int | None = None,
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
+        repair: RepairPolicy | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` concurrently; one result per call, in call order.
 
@@ -205,11 +210,19 @@ class ToolGroup(
         and raises `CancelledError`. Batches run on asyncio, under anyio too; not on
         trio. `hooks`: your
         code before and after each handler runs (see `ToolHooks`); a hook's exception
-        is its call's unexpected error (`ToolHookError`), handled as above.
+        is its call's unexpected error (`ToolHookError`), handled as above. `repair`
+        and `retries`: as in `toolwire.core` (`RepairPolicy`, `RetryBudget`).
         """
         check_settings(unexpected_errors, max_concurrency, timeout)
-        batch = _Batch(self, read_calls(calls, api=api, other_calls=other_calls), limits)
-        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        read = read_calls(calls, api=api, other_calls=other_calls)
+        if repair is None and retries is None:
+            batch = _Batch(self, read, limits)
+            return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        with BatchExtras(self, read, limits, repair, retries) as extras:
+            batch = _Batch(self, read, limits, extras.prepared)
+            return extras.finish(
+                await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+            )
 
     async def run_pending(
         self,
@@ -221,6 +234,7 @@ class ToolGroup(
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
         partial: bool = False,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would, their
         handlers running concurrently: a `PendingCall` runs (or gets its failure), a
@@ -232,11 +246,17 @@ class ToolGroup(
         one call id, or a list that leaves some of the response's calls unanswered (a
         declined call left out instead of refused), raise `PendingCallError` before any
         handler runs. `partial=True` allows the latter, when you answer the rest in
-        another `run_pending` and send all the results together."""
+        another `run_pending` and send all the results together. `retries`: the
+        conversation's `RetryBudget` (see `run_tool_calls`)."""
         check_settings(unexpected_errors, max_concurrency, timeout)
         calls, items = prepared_items(decided, self, partial)
         batch = _Batch(self, calls, DEFAULT_LIMITS, items)
-        return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        if retries is None:
+            return await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+        with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+            return extras.finish(
+                await batch.run(context, unexpected_errors, max_concurrency, timeout, hooks)
+            )
 
     async def run_with_approval(
         self,
@@ -251,6 +271,7 @@ class ToolGroup(
         max_concurrency: int | None = None,
         timeout: float | None = None,
         hooks: ToolHooks | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """`run_tool_calls`, asking `approve(pending)` (sync or async) first for every
         call whose tool needs approval, one at a time in call order: True runs it, False
@@ -273,6 +294,7 @@ class ToolGroup(
             max_concurrency=max_concurrency,
             timeout=timeout,
             hooks=hooks,
+            retries=retries,
         )
 
 

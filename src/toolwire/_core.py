@@ -9,6 +9,7 @@ from typing_extensions import TypeAliasType, TypeVar
 
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
+from ._batch_extras import BatchExtras
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -27,6 +28,8 @@ if TYPE_CHECKING:
     from ._call import AnyToolCall, StandardToolCall
     from ._definition import ServerSearch, ToolSearchExecution
     from ._history import AnyResponse
+    from ._repair import RepairPolicy
+    from ._retry_budget import RetryBudget
 
 __all__ = [
     "BaseCustomToolModel",
@@ -171,6 +174,8 @@ class ToolGroup(
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
+        repair: RepairPolicy | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Run every call in `calls` (a list of calls, or a whole response or message of
         any API), one result per call, in call order.
@@ -181,11 +186,19 @@ class ToolGroup(
         `unexpected_errors="fail"`, the call gets a generic failure and the batch goes on).
         `other_calls="ignore"` skips client-side calls toolwire cannot run (computer,
         shell, MCP approval...) instead of raising; answer those yourself. `hooks`: your
-        code before and after each handler runs (see `ToolHooks`).
+        code before and after each handler runs (see `ToolHooks`). `repair`: fix the
+        arguments of calls that fail validation as the policy allows (see
+        `RepairPolicy`). `retries`: the conversation's `RetryBudget`, counting each
+        tool's failed calls in a row.
         """
         check_settings(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
-        return _run_batch(self, read, context, limits, unexpected_errors, hooks)
+        if repair is None and retries is None:
+            return _run_batch(self, read, context, limits, unexpected_errors, hooks)
+        with BatchExtras(self, read, limits, repair, retries) as extras:
+            return extras.finish(
+                _run_batch(self, read, context, limits, unexpected_errors, hooks, extras.prepared)
+            )
 
     def run_pending(
         self,
@@ -195,6 +208,7 @@ class ToolGroup(
         unexpected_errors: UnexpectedErrors = "raise",
         hooks: ToolHooks | None = None,
         partial: bool = False,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """Answer every decided call, in order, exactly as `run_tool_calls` would: a
         `PendingCall` runs (or gets its failure), a `ToolCallFailure` (e.g.
@@ -205,10 +219,16 @@ class ToolGroup(
         one call id, or a list that leaves some of the response's calls unanswered (a
         declined call left out instead of refused), raise `PendingCallError` before any
         handler runs. `partial=True` allows the latter, when you answer the rest in
-        another `run_pending` and send all the results together."""
+        another `run_pending` and send all the results together. `retries`: the
+        conversation's `RetryBudget` (see `run_tool_calls`)."""
         check_settings(unexpected_errors)
         calls, items = prepared_items(decided, self, partial)
-        return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
+        if retries is None:
+            return _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
+        with BatchExtras(self, calls, DEFAULT_LIMITS, None, retries, items) as extras:
+            return extras.finish(
+                _run_batch(self, calls, context, DEFAULT_LIMITS, unexpected_errors, hooks, items)
+            )
 
     def run_with_approval(
         self,
@@ -221,6 +241,7 @@ class ToolGroup(
         unexpected_errors: UnexpectedErrors = "raise",
         other_calls: Literal["raise", "ignore"] = "raise",
         hooks: ToolHooks | None = None,
+        retries: RetryBudget | None = None,
     ) -> list[ToolCallResult[ContextOut]]:
         """`run_tool_calls`, asking `approve(pending)` first for every call whose tool
         needs approval: True runs it, False refuses it with a default text, a string
@@ -228,7 +249,9 @@ class ToolGroup(
         check_settings(unexpected_errors)  # before anyone is asked to approve
         pending = self.prepare_tool_calls(calls, limits=limits, api=api, other_calls=other_calls)
         decided = [decide(item, approve(item)) if item.needs_approval else item for item in pending]
-        return self.run_pending(decided, context, unexpected_errors=unexpected_errors, hooks=hooks)
+        return self.run_pending(
+            decided, context, unexpected_errors=unexpected_errors, hooks=hooks, retries=retries
+        )
 
 
 FunctionToolGroup = ToolGroup

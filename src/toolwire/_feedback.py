@@ -17,9 +17,11 @@ from pydantic_core import ErrorDetails
 __all__ = [
     "MAX_FEEDBACK_CHARS",
     "explicit_error",
+    "glued_objects",
     "invalid_json",
     "limit_exceeded",
     "not_an_object",
+    "retries_exhausted",
     "truncated",
     "unknown_tool",
     "validation_errors",
@@ -75,6 +77,22 @@ def invalid_json(name: str, error: pydantic.ValidationError) -> str:
     return _bounded(
         f"The arguments for {shown(name)} are not valid JSON ({problem}). "
         "Call it again with the arguments as one complete JSON object."
+    )
+
+
+def glued_objects(name: str, count: int) -> str:
+    return (
+        f"The arguments for {shown(name)} are {count} different JSON objects one after the "
+        "other, so none was run: a call takes one object. If you meant several calls, "
+        "make one call per object; otherwise call it again with the one you meant."
+    )
+
+
+def retries_exhausted(name: str, failures: int) -> str:
+    """The note ending a failure that spent its tool's retry budget."""
+    return (
+        f"{shown(name)} has failed {failures} times in a row, more than it may be retried: "
+        "stop calling it. Tell the user what went wrong, or go on without it."
     )
 
 

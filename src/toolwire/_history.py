@@ -234,7 +234,14 @@ def media_report(
     name = check_api(api)
     chosen = _chosen_placement(served, media, model)
     try:
-        return MediaReport(name, tuple(plan(results, name, served.media_rule(results), chosen)))
+        deliveries = plan(
+            results,
+            name,
+            served.media_rule(results),
+            chosen,
+            native_search_results=served.native_search_results,
+        )
+        return MediaReport(name, tuple(deliveries))
     except (AttributeError, TypeError):  # checked only once planning failed
         mistake = _not_results(results, "media_report", api)
         if mistake is None:

@@ -18,6 +18,9 @@ if TYPE_CHECKING:
     from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
     from ._adapters.openai_chat.recover import recover_text_calls
     from ._adapters.openai_chat.servers import ChatServer
+    from ._argument_repair import ArgumentRepair, RepairKind
+    from ._repair import RepairFunction, RepairPolicy
+    from ._retry_budget import RetryBudget, RetryBudgetDict
     from ._schema import SchemaChange, SchemaReport
     from ._standard import (
         StandardCustomToolDefinition,
@@ -40,11 +43,17 @@ if TYPE_CHECKING:
     from ._streaming._preview import StringDelta
 
 __all__ = [
+    "ArgumentRepair",
     "ChatServer",
     "failed_generation",
     "FailedGeneration",
     "ReasoningDelta",
     "recover_text_calls",
+    "RepairFunction",
+    "RepairKind",
+    "RepairPolicy",
+    "RetryBudget",
+    "RetryBudgetDict",
     "SchemaChange",
     "SchemaReport",
     "StandardCustomToolDefinition",
@@ -65,6 +74,12 @@ __all__ = [
 """The lazy names (only ever imported by type checkers: see `lazy_getattr`)."""
 
 LAZY_NAMES: dict[str, str] = {
+    "ArgumentRepair": "._argument_repair",
+    "RepairKind": "._argument_repair",
+    "RepairFunction": "._repair",
+    "RepairPolicy": "._repair",
+    "RetryBudget": "._retry_budget",
+    "RetryBudgetDict": "._retry_budget",
     "SchemaChange": "._schema",
     "SchemaReport": "._schema",
     "StandardCustomToolDefinition": "._standard",

@@ -31,12 +31,14 @@ from ._parts import (
     ImagePart,
     MediaPart,
     ResultPart,
+    SearchResultPart,
     guess_media_type,
     is_data_url,
     media_essence,
     media_kind,
     media_type_of,
     read_data_url,
+    search_result_text,
     text_charset,
 )
 from ._references import ToolReference, references_text
@@ -95,21 +97,23 @@ Rule = Callable[[MediaPart, MediaPlacement], "tuple[Placement, str]"]
 
 @dataclass(frozen=True, slots=True)
 class MediaDelivery:
-    """Where one image or file of a result went.
+    """Where one image, file or search result of a result went.
 
     Attributes:
         call_id: the call whose result it belongs to.
         name: the tool name.
-        part: the `ImagePart` or `FilePart`.
+        part: the `ImagePart`, `FilePart` or `SearchResultPart`.
         placement: "native" (inside the tool result), "message" (in the user message
-            right after the results) or "note" (not delivered: the model reads a note).
+            right after the results), "note" (not delivered: the model reads a note) or
+            "text" (a search result on an API without search result blocks: the model
+            reads its title, source and text in the result's text).
         reason: why it is not "native" (empty when it is).
     """
 
     call_id: str
     name: str
-    part: MediaPart
-    placement: Placement
+    part: MediaPart | SearchResultPart
+    placement: Placement | Literal["text"]
     reason: str
 
 
@@ -137,7 +141,13 @@ class MediaReport:
         lines = [f"{self.api}: {len(self.deliveries)} image(s) or file(s)"]
         for d in self.deliveries:
             why = f": {d.reason}" if d.reason else ""
-            lines.append(f"- {describe(d.part)} from {d.name} ({d.call_id}): {d.placement}{why}")
+            part = d.part
+            shown = (
+                f"search result {part.title!r} ({part.source})"
+                if isinstance(part, SearchResultPart)
+                else describe(part)
+            )
+            lines.append(f"- {shown} from {d.name} ({d.call_id}): {d.placement}{why}")
         return "\n".join(lines)
 
 
@@ -147,13 +157,28 @@ def media_parts(result: ToolCallResult[Any]) -> list[MediaPart]:
 
 
 def plan(
-    results: Sequence[ToolCallResult[Any]], api: Api, rule: Rule, media: MediaPlacement
+    results: Sequence[ToolCallResult[Any]],
+    api: Api,
+    rule: Rule,
+    media: MediaPlacement,
+    *,
+    native_search_results: bool = False,
 ) -> list[MediaDelivery]:
-    """Every media part of `results`, placed by `api`'s `rule`."""
+    """Every media part of `results`, placed by `api`'s `rule`, and every search result
+    ("native" where the API takes them, else "text"), in order."""
     deliveries: list[MediaDelivery] = []
     for result in results:
-        for part in media_parts(result):
-            placement, reason = rule(part, media)
+        for part in result.result_parts:
+            if isinstance(part, SearchResultPart):
+                placement, reason = (
+                    ("native", "")
+                    if native_search_results
+                    else ("text", f"{api} has no search result blocks: sent as text")
+                )
+            elif isinstance(part, ImagePart | FilePart):
+                placement, reason = rule(part, media)
+            else:
+                continue
             deliveries.append(MediaDelivery(result.call_id, result.name, part, placement, reason))
     return deliveries
 
@@ -318,21 +343,31 @@ def laid_out(
     text: Callable[[str], T],
     medium: Callable[[MediaPart], T],
     reference: Callable[[ToolReference], T] | None = None,
+    search_result: Callable[[SearchResultPart], T] | None = None,
 ) -> str | list[T]:
     """A result's content for an API whose tool result holds text and media, in the
     order the handler returned them (see `_placed`): each text made by `text`, each part
     placed "native" by `medium`, each tool reference by `reference` (where the API takes
-    references; else they are named in text). Plain text when no part is native, as for
-    a text result."""
+    references; else they are named in text), each search result by `search_result`
+    (where the API takes them; else as its text). Plain text when no part is native, as
+    for a text result."""
     if not result.result_parts:
         return result.result_content
-    items = _placed(result.result_parts, media, place, native_references=reference is not None)
+    items = _placed(
+        result.result_parts,
+        media,
+        place,
+        native_references=reference is not None,
+        native_search_results=search_result is not None,
+    )
     if any(not isinstance(item, str) for item in items):
         return [
             text(item)
             if isinstance(item, str)
             else reference(item)
             if isinstance(item, ToolReference) and reference is not None
+            else search_result(item)
+            if isinstance(item, SearchResultPart) and search_result is not None
             else medium(cast(MediaPart, item))
             for item in items
         ]
@@ -355,14 +390,20 @@ def text_with_notes(
 
 
 def _placed(
-    parts: Iterable[ResultPart], media: MediaPlacement, place: Rule, *, native_references: bool
-) -> list[str | MediaPart | ToolReference]:
+    parts: Iterable[ResultPart],
+    media: MediaPlacement,
+    place: Rule,
+    *,
+    native_references: bool,
+    native_search_results: bool = False,
+) -> list[str | MediaPart | ToolReference | SearchResultPart]:
     """`parts` in order as an API takes them with a tool result: each text (empty ones
     left out), a note in place of each part sent nowhere, each part placed "native" as
     itself (inlined), each tool reference as itself where the API takes them (else one
-    line of text naming them all, after the rest), then a line counting the parts that
-    follow in a message."""
-    items: list[str | MediaPart | ToolReference] = []
+    line of text naming them all, after the rest), each search result as itself where
+    the API takes them (else as its text), then a line counting the parts that follow
+    in a message."""
+    items: list[str | MediaPart | ToolReference | SearchResultPart] = []
     moved = 0
     references: list[ToolReference] = []
     for part in parts:
@@ -375,6 +416,9 @@ def _placed(
                 items.append(part)
             else:
                 references.append(part)
+            continue
+        if isinstance(part, SearchResultPart):
+            items.append(part if native_search_results else search_result_text(part))
             continue
         part = inline(part)
         placement, reason = place(part, media)

@@ -1,4 +1,5 @@
-"""Media a handler returns: `ImagePart` and `FilePart`, next to plain `str` text.
+"""Media a handler returns: `ImagePart` and `FilePart`, next to plain `str` text, and
+`SearchResultPart`, a search result the model may cite.
 
 A handler returns `(text, context)` as always, or `(parts, context)` where `parts` is a
 sequence of `str`, `ImagePart` and `FilePart`, in the order the model should see them.
@@ -36,6 +37,7 @@ __all__ = [
     "ImagePart",
     "MediaPart",
     "ResultPart",
+    "SearchResultPart",
     "ToolContent",
     "guess_media_type",
     "is_data_url",
@@ -43,6 +45,7 @@ __all__ = [
     "media_type_of",
     "media_essence",
     "read_data_url",
+    "search_result_text",
     "text_charset",
 ]
 
@@ -201,16 +204,69 @@ class FilePart:
         return cls(data=data, media_type=media_type, filename=filename or path.name)
 
 
+@dataclass(frozen=True, slots=True)
+class SearchResultPart:
+    """A search result a handler returns (a document, a page, a knowledge-base hit) with
+    its source and title, so the model can cite it.
+
+    Anthropic gets a `search_result` block inside the tool result (with
+    `citations=True`, its answer cites the result's text by source and title); the other
+    APIs, which have no such block, read `search_result_text(part)`: the title and source
+    on one line, then the text (`media_report` says so). `content` is the result's text,
+    or its passages in order (each one text block, cited separately).
+    """
+
+    source: str
+    """Where the result comes from: a URL, a file path, a document id."""
+    title: str
+    """The result's title."""
+    content: str | Sequence[str]
+    """The result's text, or its passages."""
+    citations: bool | None = None
+    """Whether Anthropic may cite it (`citations.enabled`); None: the API's default (off)."""
+
+    def __post_init__(self) -> None:
+        passages = (self.content,) if isinstance(self.content, str) else tuple(self.content)
+        fields = {"source": self.source, "title": self.title}
+        for name, value in fields.items():
+            if not isinstance(value, str) or not value:
+                raise MediaError(f"SearchResultPart {name} must be a non-empty str, not {value!r}.")
+        if not passages or not all(isinstance(p, str) and p for p in passages):
+            raise MediaError(
+                "SearchResultPart content must be a non-empty str or a sequence of non-empty "
+                f"str (its passages), not {self.content!r}."
+            )
+        if self.citations is not None and not isinstance(self.citations, bool):
+            raise MediaError(
+                f"SearchResultPart citations must be a bool or None, not {self.citations!r}."
+            )
+        if not isinstance(self.content, str):
+            object.__setattr__(self, "content", passages)  # a list given: kept as a tuple
+
+    @property
+    def passages(self) -> tuple[str, ...]:
+        """The result's text blocks, in order."""
+        return (self.content,) if isinstance(self.content, str) else tuple(self.content)
+
+
+def search_result_text(part: SearchResultPart) -> str:
+    """A search result as text, for the APIs without search result blocks."""
+    return "\n".join((f"[Search result: {part.title} (source: {part.source})]", *part.passages))
+
+
 MediaPart = TypeAliasType("MediaPart", ImagePart | FilePart)
 """An image or a file a handler returns."""
 
-ResultPart = TypeAliasType("ResultPart", str | ImagePart | FilePart | ToolReference)
-"""One part of a handler's result: text, an image, a file, or a reference loading a
-deferred tool."""
+ResultPart = TypeAliasType(
+    "ResultPart", str | ImagePart | FilePart | ToolReference | SearchResultPart
+)
+"""One part of a handler's result: text, an image, a file, a reference loading a
+deferred tool, or a search result."""
 
 if TYPE_CHECKING:
     ToolContent = TypeAliasType(
-        "ToolContent", str | Sequence[str | ImagePart | FilePart | ToolReference]
+        "ToolContent",
+        str | Sequence[str | ImagePart | FilePart | ToolReference | SearchResultPart],
     )
     """What a handler returns in the first slot: text, or parts in the order the model
     should see them."""

@@ -19,7 +19,7 @@ from ._call import StandardToolCall
 from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
-from ._parts import FilePart, ImagePart, ResultPart
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, search_result_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
 from ._references import ToolReference, references_text
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
@@ -182,7 +182,11 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, _PART_TYPES)), _OK)
             if wrong is _OK:
-                text = "\n".join(p for p in parts if isinstance(p, str))
+                text = "\n".join(
+                    p if isinstance(p, str) else search_result_text(p)
+                    for p in parts
+                    if isinstance(p, str | SearchResultPart)
+                )
                 references = [p for p in parts if isinstance(p, ToolReference)]
                 if references:  # the text the APIs without references read, on its own line
                     text = "\n".join(t for t in (text, references_text(references)) if t)
@@ -197,7 +201,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
                 )
             got = (
                 f"a sequence of parts holding a {type(wrong).__name__} (parts are str, "
-                "ImagePart, FilePart and ToolReference)"
+                "ImagePart, FilePart, ToolReference and SearchResultPart)"
             )
         else:
             got = f"a pair whose first item is of type {type(content).__name__}"  # pyright: ignore[reportUnknownArgumentType]
@@ -213,7 +217,7 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
 
 
 _OK = object()
-_PART_TYPES = (str, ImagePart, FilePart, ToolReference)
+_PART_TYPES = (str, ImagePart, FilePart, ToolReference, SearchResultPart)
 
 
 def explicit_failure(call: StandardToolCall, error: ErrorForLLMToSee) -> ToolCallFailure:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from openai.types.responses import ResponseCustomToolCallOutputParam
     from openai.types.responses.response_input_param import FunctionCallOutput
 
+    from ._argument_repair import ArgumentRepair
     from ._call import AnyToolCall, CallType
 
 __all__ = [
@@ -98,12 +99,28 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_pending_origin",)
+    __slots__ = ("_pending_origin", "_repairs", "_retries_exhausted")
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
     position of the call it answers, so `run_pending` can tell it from another answer
     to the same id. Not a field: unset on every other result, costing nothing."""
+    _repairs: tuple[ArgumentRepair, ...]
+    _retries_exhausted: bool
+    # Set only by a batch run with `repair=` or `retries=` (see the properties below):
+    # unset on every other result, costing nothing.
+
+    @property
+    def repairs(self) -> tuple[ArgumentRepair, ...]:
+        """What argument repair (`run_tool_calls(..., repair=RepairPolicy())`) changed in
+        the call's arguments so that they validated, in order; empty when nothing was."""
+        return getattr(self, "_repairs", ())
+
+    @property
+    def retries_exhausted(self) -> bool:
+        """True on a failure that spent its tool's retry budget (`retries=RetryBudget()`):
+        its text tells the model to stop calling the tool."""
+        return getattr(self, "_retries_exhausted", False)
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 

@@ -23,7 +23,7 @@ from ._history import (
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._media import MediaDelivery, MediaPlacement, MediaReport
 from ._observe import ToolCallEnd, ToolHooks
-from ._parts import FilePart, ImagePart, MediaPart, ResultPart, ToolContent
+from ._parts import FilePart, ImagePart, MediaPart, ResultPart, SearchResultPart, ToolContent
 from ._pending import PendingCall
 from ._references import ToolReference
 from ._result import (
@@ -72,6 +72,7 @@ __all__ = [
     "PendingCall",
     "ResponsesToolChoiceParams",
     "ResultPart",
+    "SearchResultPart",
     "StandardToolCall",
     "tool_result_messages",
     "ToolBatchError",

@@ -70,6 +70,7 @@ _CONFIG_NAMES = (
     "model_tool_defer_loading",
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
+    "model_tool_max_retries",
 )
 
 
@@ -105,6 +106,10 @@ class ToolModel(pydantic.BaseModel):
     up front (`defer_loading: true` on OpenAI Responses and Anthropic; on Chat
     Completions and Gemini `tool_definitions` leaves it out until a search loads it).
     See the README's "Tool search"."""
+
+    model_tool_max_retries: ClassVar[int | None] = None
+    """Class config: how many failed calls in a row the model may retry before a
+    `RetryBudget` tells it to stop calling this tool; None: the budget's `max_retries`."""
 
     model_tool_namespace: ClassVar[ToolNamespace | None] = None
     """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
@@ -158,6 +163,10 @@ class ToolModel(pydantic.BaseModel):
                 "whatever the batch's `timeout=`), or None to use the batch's `timeout=`."
             )
         _check_namespace(cls)
+        if getattr(cls, "model_tool_max_retries", None) is not None:
+            from ._retry_budget import check_max_retries
+
+            check_max_retries(cls)
         fields = [name for name in cls.model_fields if name in _CONFIG_NAMES]
         if fields:
             name = fields[0]

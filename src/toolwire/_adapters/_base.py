@@ -47,6 +47,10 @@ class Adapter(Protocol):
     """Whether a tool definition has a field for example arguments (else they go in the
     description)."""
 
+    native_search_results: bool
+    """Whether a tool result takes search result blocks (else a `SearchResultPart` goes
+    as its text)."""
+
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
     def tool_definitions(

@@ -20,7 +20,14 @@ from typing import Any, cast
 import mcp_types as types
 
 from .._media import SIGNED_IMAGE_TYPES, image_bytes_problem, image_bytes_type, inline
-from .._parts import FilePart, ImagePart, ResultPart, guess_media_type
+from .._parts import (
+    FilePart,
+    ImagePart,
+    ResultPart,
+    SearchResultPart,
+    guess_media_type,
+    search_result_text,
+)
 from .._references import ToolReference, references_text
 from ..exceptions import MediaError
 
@@ -235,6 +242,8 @@ def _block(part: ResultPart, index: int) -> types.ContentBlock:
         return types.TextContent(text=part)
     if isinstance(part, ToolReference):  # MCP has no tool references: named in text
         return types.TextContent(text=references_text([part]))
+    if isinstance(part, SearchResultPart):  # MCP has no search results: their text
+        return types.TextContent(text=search_result_text(part))
     part = inline(part)  # a `data:` URL goes as the bytes it holds, not as a link
     media_type = part.media_type or "application/octet-stream"
     if part.data is None:

@@ -62,6 +62,7 @@ class AnthropicAdapter:
     output_always_strict = True
     """`output_config.format` has no strict flag: it always constrains to the subset."""
     native_input_examples = True
+    native_search_results = True
 
     # -- definitions ---------------------------------------------------------------
 

@@ -2,7 +2,8 @@
 
 `tool_result.content` takes text, image and document blocks, so a result's images and
 files go inside it, in the order the handler returned them; a `ToolReference` becomes a
-`tool_reference` block there (loading a deferred tool). With `media="message"`
+`tool_reference` block there (loading a deferred tool), a `SearchResultPart` a
+`search_result` block (which the model may cite). With `media="message"`
 they go right after the tool_result blocks, in the same user message (the results
 must come first). Audio and video reach the model nowhere on this API: a note takes
 their place, as it does for an image of a type Anthropic does not take (heic, heif).
@@ -41,7 +42,7 @@ from ..._media import (
     moved_media,
     text_bytes_problem,
 )
-from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
+from ..._parts import ImagePart, MediaPart, SearchResultPart, media_kind, media_type_of
 from ..._references import ToolReference, references_text
 
 if TYPE_CHECKING:
@@ -49,6 +50,7 @@ if TYPE_CHECKING:
         CacheControlEphemeralParam,
         DocumentBlockParam,
         ImageBlockParam,
+        SearchResultBlockParam,
         TextBlockParam,
         ToolReferenceBlockParam,
         ToolResultBlockParam,
@@ -191,7 +193,9 @@ def tool_result_block(
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": laid_out(result, media, rule, _text_block, media_block, _reference_block),
+        "content": laid_out(
+            result, media, rule, _text_block, media_block, _reference_block, _search_result_block
+        ),
     }
     if result.fail_reason is not None:
         block["is_error"] = True
@@ -200,6 +204,19 @@ def tool_result_block(
 
 def _text_block(text: str) -> TextBlockParam:
     return {"type": "text", "text": text}
+
+
+def _search_result_block(part: SearchResultPart) -> SearchResultBlockParam:
+    """A `search_result` block: its passages as text blocks, citations as asked."""
+    block: SearchResultBlockParam = {
+        "type": "search_result",
+        "source": part.source,
+        "title": part.title,
+        "content": [_text_block(passage) for passage in part.passages],
+    }
+    if part.citations is not None:
+        block["citations"] = {"enabled": part.citations}
+    return block
 
 
 def _reference_block(reference: ToolReference) -> ToolReferenceBlockParam | TextBlockParam:

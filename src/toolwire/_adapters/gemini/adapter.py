@@ -45,8 +45,11 @@ requires a name on every function response; the model's turn is replayed unchang
 Streaming arguments: the Gemini API streams whole calls (one chunk holds a
 call's complete `args`). Vertex AI's argument streaming (`partial_args` /
 `will_continue` on a `FunctionCall`, enabled by
-`FunctionCallingConfig(stream_function_call_arguments=True)`) is refused with a
-`ToolwireError` that says to turn it off.
+`FunctionCallingConfig(stream_function_call_arguments=True)`) is folded by
+`ToolCallStream` into one merged call (see `partial_args.py`). Read directly, a
+`FunctionCall` with `partial_args` has them folded into its arguments, and one with
+`will_continue=True` was cut before its last fragment: it is a truncated call,
+answered "truncated" and never run.
 
 Turn status (`turn_status(response, "gemini")`), first match wins:
 
@@ -81,8 +84,9 @@ from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name
 from .choice import choice_params
+from .partial_args import fold_arguments
 from .results import attachments, built, function_response_part, media_for_model, place
-from .turn import argument_streaming_error, enum_text, status_of
+from .turn import enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Content, Tool
@@ -115,6 +119,7 @@ class GeminiAdapter:
     api: Literal["gemini"] = "gemini"
     output_always_strict = False
     native_input_examples = False
+    native_search_results = False
 
     # -- definitions ---------------------------------------------------------------
 
@@ -474,12 +479,23 @@ def _standard_call(call: Any, ordinal: int, ids: _SynthesizedIds) -> StandardToo
         name, args = call_text(data.get("name"), "name", "gemini"), data.get("args")
         partial = data.get("partial_args") or data.get("partialArgs")
         will_continue = data.get("will_continue") or data.get("willContinue")
-    if partial or will_continue:
-        raise argument_streaming_error(name)
     arguments: Mapping[str, Any] | str = {} if args is None else args
+    truncated = bool(will_continue)
+    if partial:
+        arguments = fold_arguments(args, _partial_args(partial))
     if call_id:
-        return StandardToolCall("function", call_id, name or "", arguments)
-    return StandardToolCall("function", ids(ordinal), name or "", arguments, True)
+        return StandardToolCall("function", call_id, name or "", arguments, False, truncated)
+    return StandardToolCall("function", ids(ordinal), name or "", arguments, True, truncated)
+
+
+def _partial_args(partials: Sequence[Any]) -> list[Any]:
+    """`PartialArg`s, from the SDK's objects or their dict forms (snake or camel case)."""
+    from google.genai import types
+
+    return [
+        types.PartialArg.model_validate(item) if isinstance(item, Mapping) else item
+        for item in partials
+    ]
 
 
 def _get(data: object, snake: str, camel: str | None = None) -> Any:

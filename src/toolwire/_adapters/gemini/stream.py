@@ -16,7 +16,15 @@ is our own, linear in the input:
 
 Events: a function call is complete on arrival, so `ToolCallStarted` and
 `ToolCallCompleted` come together (no argument deltas; `provider_index` is the
-part's position in the final content). Text parts give `TextDelta`s, thought
+part's position in the final content). A call Vertex AI streams in fragments
+(`partial_args`, see `partial_args.py`) gives `ToolCallStarted` on its first part,
+a `ToolCallArgumentsDelta` per fragment (JSON text, with previews and string
+deltas as on the other APIs), and `ToolCallCompleted` on its last part; in the
+final content it is one part holding the merged call (`args`, the first part's
+id and signature). A turn that ends while such a call is open (or a new call that
+starts before it ended) cuts it: `ToolCallTruncated`, and the final part keeps
+`will_continue=True` with the arguments received, so reading it again gives the
+same cut call, answered "truncated" and never run. Text parts give `TextDelta`s, thought
 parts `ReasoningDelta`s, and a chunk carrying a finish reason (or a blocked
 prompt) gives `TurnEnded`. Synthesized ids use the stream's `response_id` and
 the call's position, so they equal those of dispatching `final_response()`.
@@ -35,7 +43,8 @@ from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, 
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError
-from .turn import argument_streaming_error, enum_text, status_of
+from .partial_args import REWRITE, ArgumentsFold, UnreadablePath, unreadable_arguments
+from .turn import enum_text, status_of
 
 if TYPE_CHECKING:
     from google.genai.types import Candidate, GenerateContentResponse, Part
@@ -57,12 +66,27 @@ class _TextRun:
     signature: bytes | None = None
 
 
+@dataclass(slots=True)
+class _StreamedCall:
+    """A call Vertex AI sends in fragments, from its first part to its last."""
+
+    key: int
+    first: Part
+    name: str
+    fold: ArgumentsFold = field(default_factory=ArgumentsFold)
+    signature: bytes | None = None
+    unreadable: object = None
+    """The first JSON path that could not be placed (the call is then refused)."""
+    cut: bool = False
+
+
 class GeminiStreamAccumulator(TrackedStream):
     """Folds one streamed Gemini turn (candidate 0; ask for one candidate when streaming)."""
 
     def __init__(self) -> None:
         self._tracker = CallTracker()
-        self._entries: list[_TextRun | Part] = []
+        self._entries: list[_TextRun | Part | _StreamedCall] = []
+        self._streamed: _StreamedCall | None = None
         self._first_candidate: Candidate | None = None
         self._candidate_updates: dict[str, Any] = {}
         self._role: str | None = None
@@ -93,6 +117,8 @@ class GeminiStreamAccumulator(TrackedStream):
             candidate = _first_candidate(chunk)
         if candidate is not None:
             self._fold_candidate(candidate, events)
+        if self._streamed is not None and self._finish_reason is not None:
+            self._end_streamed(self._streamed, events, cut=True)
         if self._finish_reason is not None or self._block_reason is not None:
             self._report_end(events)
         return events
@@ -140,8 +166,15 @@ class GeminiStreamAccumulator(TrackedStream):
                 self._entries.append(part)
 
     def _add_call(self, part: Part, call: Any, events: list[StreamEvent]) -> None:
+        streamed = self._streamed
+        if streamed is not None:
+            if not call.name or call.name == streamed.name:
+                self._continue_streamed(streamed, part, call, events)
+                return
+            self._end_streamed(streamed, events, cut=True)  # a new call began: cut it
         if call.partial_args or call.will_continue:
-            raise argument_streaming_error(call.name)
+            self._start_streamed(part, call, events)
+            return
         self._ids_fixed = True  # ids made so far used this response id: keep it
         key = len(self._entries)
         started = self._tracker.start(
@@ -153,6 +186,59 @@ class GeminiStreamAccumulator(TrackedStream):
         self._has_calls = True
         events.append(started)
         events.append(completed)
+
+    def _start_streamed(self, part: Part, call: Any, events: list[StreamEvent]) -> None:
+        self._ids_fixed = True
+        key = len(self._entries)
+        name = call.name or ""
+        events.append(
+            self._tracker.start(key, provider_index=key, call_id=call.id or None, name=name)
+        )
+        streamed = self._streamed = _StreamedCall(key, part, name)
+        self._entries.append(streamed)
+        self._has_calls = True
+        self._continue_streamed(streamed, part, call, events)
+
+    def _continue_streamed(
+        self, streamed: _StreamedCall, part: Part, call: Any, events: list[StreamEvent]
+    ) -> None:
+        if streamed.signature is None:
+            streamed.signature = part.thought_signature
+        fold = streamed.fold
+        if call.args and streamed.unreadable is None:
+            self._add_text_of(streamed, fold.add_arguments(call.args), events)
+        for partial in call.partial_args or ():
+            if streamed.unreadable is not None:
+                break
+            try:
+                piece = fold.add(partial)
+            except UnreadablePath as error:
+                streamed.unreadable = error.args[0]
+                break
+            self._add_text_of(streamed, piece, events)
+        if not call.will_continue:
+            self._end_streamed(streamed, events, cut=False)
+
+    def _add_text_of(self, streamed: _StreamedCall, piece: str, events: list[StreamEvent]) -> None:
+        if piece is REWRITE:
+            self._tracker.restart(streamed.key)
+            piece = streamed.fold.text()
+        delta = self._tracker.add(streamed.key, piece)
+        if delta is not None:
+            events.append(delta)
+
+    def _end_streamed(
+        self, streamed: _StreamedCall, events: list[StreamEvent], *, cut: bool
+    ) -> None:
+        self._streamed = None
+        fold = streamed.fold
+        if streamed.unreadable is not None:
+            arguments: Any = unreadable_arguments(fold.arguments, streamed.unreadable)
+        else:
+            self._add_text_of(streamed, fold.close(), events)
+            arguments = fold.arguments
+        streamed.cut = cut
+        events.append(self._tracker.finish(streamed.key, truncated=cut, arguments=arguments))
 
     def _add_text(self, part: Part, text: str, events: list[StreamEvent]) -> None:
         thought = bool(part.thought)
@@ -207,7 +293,9 @@ class GeminiStreamAccumulator(TrackedStream):
         return fields
 
 
-def _final_part(entry: _TextRun | Part) -> Part:
+def _final_part(entry: _TextRun | Part | _StreamedCall) -> Part:
+    if isinstance(entry, _StreamedCall):
+        return _merged_part(entry)
     if not isinstance(entry, _TextRun):
         call = entry.function_call
         if call is not None and call.args:
@@ -220,6 +308,26 @@ def _final_part(entry: _TextRun | Part) -> Part:
         return first.model_copy(deep=True)
     return first.model_copy(
         update={"text": "".join(entry.pieces), "thought_signature": entry.signature}, deep=True
+    )
+
+
+def _merged_part(streamed: _StreamedCall) -> Part:
+    """The one part a streamed call is in the final content: the merged call, as the
+    API's own non-streamed response has it (a cut call keeps `will_continue=True`; an
+    unreadable one keeps the fragment it could not place)."""
+    from google.genai import types
+
+    first = streamed.first.function_call
+    call = types.FunctionCall(
+        id=first.id if first is not None else None,
+        name=streamed.name or None,
+        args=copy_json(streamed.fold.arguments),
+        will_continue=True if streamed.cut else None,
+    )
+    if streamed.unreadable is not None:
+        call.partial_args = [types.PartialArg(json_path=str(streamed.unreadable))]
+    return streamed.first.model_copy(
+        update={"function_call": call, "thought_signature": streamed.signature}, deep=True
     )
 
 

@@ -1,17 +1,15 @@
-"""How a Gemini turn ended, and the calls toolwire cannot read (Vertex AI's argument
-fragments): the rules the adapter (reading a `GenerateContentResponse`) and the stream
-(folding its chunks) both apply (the adapter's module docstring maps every reason)."""
+"""How a Gemini turn ended: the rules the adapter (reading a `GenerateContentResponse`)
+and the stream (folding its chunks) both apply (the adapter's module docstring maps every
+reason)."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ...exceptions import ToolwireError
-
 if TYPE_CHECKING:
     from ..._turn import TurnStatus
 
-__all__ = ["argument_streaming_error", "enum_text", "status_of"]
+__all__ = ["enum_text", "status_of"]
 
 _REFUSED = frozenset(
     {
@@ -55,15 +53,3 @@ def enum_text(value: object) -> str | None:
         return None
     found = getattr(value, "value", value)
     return found if isinstance(found, str) else str(found)
-
-
-def argument_streaming_error(name: object) -> ToolwireError:
-    """The error for a Vertex AI argument-streaming fragment (`partial_args`)."""
-    return ToolwireError(
-        f"The function call {name!r} arrived as argument fragments (FunctionCall.partial_args "
-        "or will_continue), which only Vertex AI sends when "
-        "FunctionCallingConfig(stream_function_call_arguments=True). The Gemini API streams "
-        "whole calls, and toolwire reads whole calls only: set "
-        "stream_function_call_arguments=False (or leave it unset) and each call arrives "
-        "complete in one chunk."
-    )

@@ -50,6 +50,7 @@ class ChatCompletionsAdapter:
     api: Literal["chat.completions"] = "chat.completions"
     output_always_strict = False
     native_input_examples = False
+    native_search_results = False
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server

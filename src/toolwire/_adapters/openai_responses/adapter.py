@@ -76,6 +76,7 @@ class ResponsesAdapter:
     output_always_strict = False
     defers_natively = True
     native_input_examples = False
+    native_search_results = False
 
     # -- definitions ---------------------------------------------------------------
 

@@ -96,11 +96,25 @@ def _block_problem(block: Mapping[str, Any], images: int) -> str:
             f"a base64 document of type {media_type!r}; Anthropic takes PDFs as base64 and "
             "plain text as a text source"
         )
+    if kind == "search_result":
+        return _search_result_problem(block)
     if kind in ("image", "document") and is_data_url(text_field(source, "url")):
         return (
             f"{'an image' if kind == 'image' else 'a document'} whose URL source is a data: "
             "URL; Anthropic fetches URL sources itself: send the bytes as a base64 source"
         )
+    return ""
+
+
+def _search_result_problem(block: Mapping[str, Any]) -> str:
+    """What the API says of a `search_result` block missing what it requires: a source,
+    a title, and text blocks as its content."""
+    missing = [name for name in ("source", "title") if not text_field(block, name)]
+    if missing:
+        return f"a search_result block without {' or '.join(missing)} (both are required)"
+    content = blocks_of(block, "content")
+    if not content or any(text_field(part, "type") != "text" for part in content):
+        return "a search_result block whose content is not a non-empty list of text blocks"
     return ""
 
 

@@ -1,0 +1,307 @@
+"""Vertex AI's streamed function-call arguments: the `partial_args` fragments of one call
+folded into its arguments, and into the JSON text that spells them, so a Gemini stream
+gives the same argument events and previews as the other APIs.
+
+With `FunctionCallingConfig(stream_function_call_arguments=True)` Vertex AI sends one
+call over several `FunctionCall` parts: the first names it with `will_continue=True`; the
+next carry `partial_args`, each a `PartialArg` with an RFC 9535 JSON path (`$.path`,
+`$.files[0].text`, `$['odd key']`) and one value (`string_value`, `number_value`,
+`bool_value` or `null_value`); the last has `will_continue` unset. String fragments at
+one path join (the fragment's own `will_continue` says more text follows there); any
+other value replaces what the path held.
+
+The arguments are assembled as the API's own merged call has them: nested objects and
+arrays made from the paths, and whole numbers as ints (a Struct's JSON number `3` reads
+as `3`, while `number_value` is a double). A path toolwire cannot read (a wildcard, a
+filter, a negative index, an index into an object) makes the call unreadable: it is
+refused as invalid JSON, never run.
+
+The text: each fragment appends the JSON that writes its value where the paths so far
+left off (closing and opening brackets as needed), so the fragments of a call, joined,
+are its arguments as JSON, exactly what the other APIs stream. Vertex sends paths in
+document order; one that goes back into a container already closed cannot be appended,
+so the fold then rewrites the whole text (`add` returns `REWRITE`; the stream starts the
+call's preview again from it).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, Final, cast
+
+__all__ = [
+    "REWRITE",
+    "ArgumentsFold",
+    "UnreadablePath",
+    "fold_arguments",
+    "parse_json_path",
+    "unreadable_arguments",
+]
+
+PathKey = str | int
+REWRITE: Final = "\x00rewrite"
+"""What `ArgumentsFold.add` returns when the text had to be written again from the
+start (read the new text from `ArgumentsFold.text()`)."""
+
+_MEMBER = re.compile(r"\.([A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\u0080-\U0010ffff]*)")
+_INDEX = re.compile(r"\[(0|[1-9][0-9]*)\]")
+_QUOTED = re.compile(r"""\[\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\]""")
+
+
+def parse_json_path(path: str) -> tuple[PathKey, ...] | None:
+    """The keys and indexes of a singular RFC 9535 path (`$.a[0]['b c']`), or None for a
+    path that names more than one place or is not a JSON path."""
+    if not path.startswith("$"):
+        return None
+    keys: list[PathKey] = []
+    at = 1
+    while at < len(path):
+        found = _MEMBER.match(path, at)
+        if found is not None:
+            keys.append(found.group(1))
+        elif (found := _INDEX.match(path, at)) is not None:
+            keys.append(int(found.group(1)))
+        elif (found := _QUOTED.match(path, at)) is not None:
+            single, double = found.group(1), found.group(2)
+            quoted = single if single is not None else double
+            try:
+                keys.append(json.loads('"' + quoted.replace("\\'", "'") + '"'))
+            except ValueError:
+                return None
+        else:
+            return None
+        at = found.end()
+    return tuple(keys)
+
+
+class UnreadablePath(Exception):
+    """A fragment whose path cannot be folded."""
+
+
+def _value_of(partial: Any) -> tuple[Any, bool]:
+    """A `PartialArg`'s value, and whether it is a string piece."""
+    if partial.string_value is not None:
+        return partial.string_value, True
+    number = partial.number_value
+    if number is not None:
+        whole = isinstance(number, float) and number.is_integer() and abs(number) < 2**53
+        return (int(number) if whole else number), False
+    if partial.bool_value is not None:
+        return partial.bool_value, False
+    return None, False  # `null_value`, or no value at all: JSON null
+
+
+class ArgumentsFold:
+    """The arguments of one streamed call, fragment by fragment, and their JSON text."""
+
+    __slots__ = (
+        "_closers",
+        "_counts",
+        "_keys",
+        "_open",
+        "_pieces",
+        "_rewritten",
+        "_string",
+        "arguments",
+    )
+
+    def __init__(self) -> None:
+        self.arguments: dict[str, Any] = {}
+        self._open: list[PathKey] = []
+        """The path of the innermost container the text leaves open (the root is [])."""
+        self._closers: list[str] = []
+        """The bracket that closes each container of `_open`."""
+        self._counts: list[int] = [0]
+        """Members written so far into each open container, root first."""
+        self._keys: list[set[PathKey]] = [set()]
+        """The keys (or indexes) written into each open container."""
+        self._string: tuple[PathKey, ...] | None = None
+        """The path of the string value the text leaves open, if any."""
+        self._pieces: list[str] = []
+        self._rewritten = False
+
+    def add(self, partial: Any) -> str:
+        """Fold one `PartialArg`; the JSON text it appends, or `REWRITE`."""
+        path = partial.json_path
+        keys = parse_json_path(path) if isinstance(path, str) else None
+        value, is_string = _value_of(partial)
+        continues = bool(partial.will_continue) and is_string
+        if keys is None or not keys:
+            raise UnreadablePath(path)
+        try:
+            _store(self.arguments, keys, value, is_string)
+        except (TypeError, IndexError, KeyError) as error:
+            raise UnreadablePath(path) from error
+        if self._rewritten:
+            return REWRITE
+        piece = self._write(keys, value, is_string, continues)
+        if piece is None:
+            self._rewritten = True
+            return REWRITE
+        self._pieces.append(piece)
+        return piece
+
+    def add_arguments(self, arguments: Mapping[str, Any]) -> str:
+        """Fold a part's whole `args` (each top-level member set as sent)."""
+        written: list[str] = []
+        for name, value in arguments.items():
+            _store(self.arguments, (name,), value, False)
+            piece = None if self._rewritten else self._write((name,), value, False, False)
+            if piece is None:
+                self._rewritten = True
+                return REWRITE
+            self._pieces.append(piece)
+            written.append(piece)
+        return "".join(written)
+
+    def close(self) -> str:
+        """The text that ends the arguments (after the last fragment)."""
+        if self._rewritten:
+            return ""
+        out = ["{" if not self._pieces else ""]
+        if self._string is not None:
+            out.append('"')
+        out.extend(reversed(self._closers))
+        out.append("}")
+        self._string, self._open, self._closers = None, [], []
+        piece = "".join(out)
+        self._pieces.append(piece)
+        return piece
+
+    def text(self) -> str:
+        """The JSON text of the arguments so far (closed only after `close`)."""
+        if self._rewritten:
+            return json.dumps(self.arguments, ensure_ascii=False)
+        return "".join(self._pieces)
+
+    def _write(
+        self, keys: tuple[PathKey, ...], value: Any, is_string: bool, continues: bool
+    ) -> str | None:
+        """The text that writes `value` at `keys` after what was written, or None when
+        it cannot be appended (a path back into a closed container or a closed value)."""
+        out: list[str] = [] if self._pieces else ["{"]
+        if self._string is not None:
+            if is_string and keys == self._string:
+                out.append(_escaped(value))
+                if not continues:
+                    out.append('"')
+                    self._string = None
+                return "".join(out)
+            out.append('"')
+            self._string = None
+        parent = keys[:-1]
+        depth = 0
+        while (
+            depth < len(self._open) and depth < len(parent) and self._open[depth] == parent[depth]
+        ):
+            depth += 1
+        out.extend(reversed(self._closers[depth:]))
+        del self._open[depth:], self._closers[depth:]
+        del self._counts[depth + 1 :], self._keys[depth + 1 :]
+        for level in range(depth, len(keys)):
+            key = keys[level]
+            if key in self._keys[level]:
+                return None  # a member written before: the text cannot go back to it
+            member = self._member(level, key)
+            if member is None:
+                return None
+            out.append(member)
+            if level < len(parent):
+                array = isinstance(keys[level + 1], int)
+                out.append("[" if array else "{")
+                self._closers.append("]" if array else "}")
+                self._open.append(key)
+                self._counts.append(0)
+                self._keys.append(set())
+        if is_string:
+            out.append('"' + _escaped(value))
+            if continues:
+                self._string = keys
+            else:
+                out.append('"')
+        else:
+            out.append(json.dumps(value, ensure_ascii=False))
+        return "".join(out)
+
+    def _member(self, level: int, key: PathKey) -> str | None:
+        """The text that begins member `key` of the open container at `level`."""
+        count = self._counts[level]
+        self._keys[level].add(key)
+        if isinstance(key, int):
+            if key < count:
+                return None
+            fill = "null," * (key - count)
+            self._counts[level] = key + 1
+            return ("," if count else "") + fill
+        self._counts[level] = count + 1
+        return ("," if count else "") + json.dumps(key, ensure_ascii=False) + ":"
+
+
+def _escaped(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)[1:-1]
+
+
+def _store(root: dict[str, Any], keys: tuple[PathKey, ...], value: Any, is_string: bool) -> None:
+    """Set `value` at `keys`, making the containers on the way; a string piece joins
+    the string already there. Raises TypeError on a path through the wrong container."""
+    if not isinstance(keys[0], str):
+        raise TypeError("the arguments are an object")
+    container: Any = root
+    for at, key in enumerate(keys[:-1]):
+        empty: Any = [] if isinstance(keys[at + 1], int) else {}
+        container = _child(container, key, empty)
+    last = keys[-1]
+    if isinstance(container, list):
+        if not isinstance(last, int):
+            raise TypeError("a key into an array")
+        items = cast("list[Any]", container)
+        items.extend([None] * (last + 1 - len(items)))
+        previous = items[last]
+        items[last] = previous + value if is_string and isinstance(previous, str) else value
+        return
+    if isinstance(last, int):
+        raise TypeError("an index into an object")
+    members = cast("dict[str, Any]", container)
+    previous = members.get(last)
+    members[last] = previous + value if is_string and isinstance(previous, str) else value
+
+
+def _child(container: Any, key: PathKey, empty: Any) -> Any:
+    if isinstance(container, list):
+        if not isinstance(key, int):
+            raise TypeError("a key into an array")
+        items = cast("list[Any]", container)
+        items.extend([None] * (key + 1 - len(items)))
+        if items[key] is None:
+            items[key] = empty
+        found = items[key]
+    else:
+        if isinstance(key, int):
+            raise TypeError("an index into an object")
+        members = cast("dict[str, Any]", container)
+        found = members.setdefault(key, empty)
+    if type(found) is not type(empty):  # a path through a value, or the other container
+        raise TypeError("a path through a value that is not its container")
+    return found
+
+
+def unreadable_arguments(arguments: Mapping[str, Any], path: object) -> str:
+    """The input of a call with a fragment toolwire cannot place: not JSON, so the call
+    is answered as invalid arguments and never runs."""
+    return json.dumps(arguments, ensure_ascii=False)[:-1] + f", <unreadable JSON path {path!r}>"
+
+
+def fold_arguments(args: Mapping[str, Any] | None, partials: Iterable[Any]) -> dict[str, Any] | str:
+    """A call's arguments from its `args` and `partial_args` (a non-streamed read of a
+    call Vertex sent in fragments), or the unreadable input (`unreadable_arguments`)."""
+    fold = ArgumentsFold()
+    if args:
+        fold.add_arguments(args)
+    for partial in partials:
+        try:
+            fold.add(partial)
+        except UnreadablePath as error:
+            return unreadable_arguments(fold.arguments, error.args[0])
+    return fold.arguments

@@ -1,0 +1,286 @@
+"""Vertex AI's streamed function-call arguments (`FunctionCall.partial_args`): the same
+argument events and previews as the other APIs, one merged call in the final response,
+and a call cut before its last fragment refused, never run."""
+
+from __future__ import annotations
+
+import base64
+import json
+from typing import Any
+
+import httpx2
+from google import genai
+from google.genai import types
+
+from toolwire._adapters.gemini.partial_args import parse_json_path
+from toolwire._read import read_calls
+from toolwire.core import (
+    BaseFunctionToolModel,
+    StandardToolCall,
+    ToolCallArgumentsDelta,
+    ToolCallCompleted,
+    ToolCallStarted,
+    ToolCallStream,
+    ToolCallTruncated,
+    ToolGroup,
+    TurnEnded,
+    assistant_messages,
+    tool_result_messages,
+)
+from toolwire.testing import check_history
+
+SIGNATURE = base64.b64encode(b"sig-w").decode()
+
+
+def chunk(*parts: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+    """One streamed chunk in the API's camelCase JSON."""
+    candidate: dict[str, Any] = {"index": 0, "content": {"role": "model", "parts": list(parts)}}
+    if finish is not None:
+        candidate["finishReason"] = finish
+    return {"candidates": [candidate], "responseId": "r-9", "modelVersion": "gemini-3-pro"}
+
+
+def fragment(path: str, **value: Any) -> dict[str, Any]:
+    return {"jsonPath": path, **value}
+
+
+# A Vertex AI run: the call named with will_continue, its fragments (a string over three
+# pieces, a nested array of objects, a number, a bool, a null), the empty closing part.
+VERTEX = [
+    chunk({"text": "Writing."}),
+    chunk(
+        {
+            "functionCall": {"name": "write_file", "willContinue": True},
+            "thoughtSignature": SIGNATURE,
+        }
+    ),
+    chunk(
+        {
+            "functionCall": {
+                "partialArgs": [
+                    fragment("$.path", stringValue="notes/a.md"),
+                    fragment("$.content", stringValue="# Ti", willContinue=True),
+                ],
+                "willContinue": True,
+            }
+        }
+    ),
+    chunk(
+        {
+            "functionCall": {
+                "partialArgs": [fragment("$.content", stringValue='tle "x"\n', willContinue=True)],
+                "willContinue": True,
+            }
+        }
+    ),
+    chunk(
+        {
+            "functionCall": {
+                "partialArgs": [
+                    fragment("$.content", stringValue="body"),
+                    fragment("$.tags[0].name", stringValue="draft"),
+                    fragment("$.tags[1]['name']", stringValue="é"),
+                    fragment("$.mode", numberValue=420),
+                    fragment("$.overwrite", boolValue=True),
+                    fragment("$.owner", nullValue="NULL_VALUE"),
+                ],
+                "willContinue": True,
+            }
+        }
+    ),
+    chunk({"functionCall": {}}, finish="STOP"),
+]
+
+ARGUMENTS = {
+    "path": "notes/a.md",
+    "content": '# Title "x"\nbody',
+    "tags": [{"name": "draft"}, {"name": "é"}],
+    "mode": 420,
+    "overwrite": True,
+    "owner": None,
+}
+
+
+class WriteFile(BaseFunctionToolModel[list[str], None]):
+    """Write a file."""
+
+    model_tool_custom_name = "write_file"
+
+    path: str
+    content: str
+    tags: list[dict[str, str]] = []
+    mode: int = 0o644
+    overwrite: bool = False
+    owner: str | None = None
+
+    def model_tool_handler(self, context: list[str]) -> tuple[str, None]:
+        context.append(self.content)
+        return "written", None
+
+
+GROUP = ToolGroup.from_list([WriteFile])
+
+
+def parts_of(response: types.GenerateContentResponse) -> list[types.Part]:
+    candidates = response.candidates
+    assert candidates and candidates[0].content and candidates[0].content.parts
+    return candidates[0].content.parts
+
+
+def feed_all(items: list[Any]) -> tuple[ToolCallStream[types.GenerateContentResponse], list[Any]]:
+    stream = ToolCallStream("gemini")
+    return stream, [event for item in items for event in stream.feed(item)]
+
+
+def test_fragments_stream_as_argument_deltas_and_fold_into_one_call() -> None:
+    """SDK chunks: started on the first part, a delta per fragment whose text joins to the
+    arguments' JSON (string deltas with their paths, previews), completed on the last part;
+    the final response holds one merged call with the first part's signature."""
+    chunks = [types.GenerateContentResponse.model_validate(c) for c in VERTEX]
+    stream, events = feed_all(chunks[:4])
+    last = events[-1]  # a preview is read from the stream's state when read: read it now
+    assert isinstance(last, ToolCallArgumentsDelta)
+    assert last.partial_arguments == {"path": "notes/a.md", "content": '# Title "x"\n'}
+    events += [event for item in chunks[4:] for event in stream.feed(item)]
+    call = StandardToolCall("function", "toolwire_r-9_0", "write_file", ARGUMENTS, True)
+    deltas = [e for e in events if isinstance(e, ToolCallArgumentsDelta)]
+    assert [type(e) for e in events if not isinstance(e, ToolCallArgumentsDelta)][1:] == [
+        ToolCallStarted,
+        ToolCallCompleted,
+        TurnEnded,
+    ]
+    assert json.loads("".join(d.fragment for d in deltas)) == ARGUMENTS
+    strings = [(d.string_delta.path, d.string_delta.text) for d in deltas if d.string_delta]
+    assert (("content",), 'tle "x"\n') in strings
+    completed = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    assert completed == [call]
+
+    final = stream.final_response()
+    parts = parts_of(final)
+    assert [p.text for p in parts] == ["Writing.", None]
+    assert parts[1].function_call == types.FunctionCall(name="write_file", args=ARGUMENTS)
+    assert parts[1].thought_signature == b"sig-w"
+    assert read_calls(final) == [call]  # the same id and arguments as the stream's event
+    ran: list[str] = []
+    [result] = GROUP.run_tool_calls(final, ran)
+    assert result.fail_reason is None
+    assert ran == ['# Title "x"\nbody']
+    history = [
+        types.Content(role="user", parts=[types.Part(text="write it")]),
+        *assistant_messages(final, "gemini"),
+        *tool_result_messages([result], "gemini"),
+    ]
+    assert check_history(history, "gemini") == []
+
+
+def test_a_call_cut_before_its_last_fragment_is_truncated_and_never_run() -> None:
+    """MAX_TOKENS while a call is open: `ToolCallTruncated`, the final part keeps
+    will_continue with the arguments received, and dispatching it answers "truncated"."""
+    stream, events = feed_all([*VERTEX[1:3], chunk(finish="MAX_TOKENS")])
+    [cut] = [e.call for e in events if isinstance(e, ToolCallTruncated)]
+    assert cut == StandardToolCall(
+        "function",
+        "toolwire_r-9_0",
+        "write_file",
+        {"path": "notes/a.md", "content": "# Ti"},
+        True,
+        truncated=True,
+    )
+    assert isinstance(events[-1], TurnEnded) and events[-1].status == "truncated"
+    final = stream.final_response()
+    [part] = parts_of(final)
+    assert part.function_call is not None and part.function_call.will_continue is True
+    assert read_calls(final) == [cut]
+    ran: list[str] = []
+    assert [r.fail_reason for r in GROUP.run_tool_calls(final, ran)] == ["truncated"]
+    assert ran == []
+
+
+def test_a_new_call_cuts_the_open_one() -> None:
+    """A call named while another is still open ends that one as cut."""
+    second = chunk({"functionCall": {"name": "other", "args": {"a": 1}}}, finish="STOP")
+    _, events = feed_all([*VERTEX[1:3], second])
+    kinds = [type(e).__name__ for e in events if not isinstance(e, ToolCallArgumentsDelta)]
+    assert kinds == [
+        "ToolCallStarted",
+        "ToolCallTruncated",
+        "ToolCallStarted",
+        "ToolCallCompleted",
+        "TurnEnded",
+    ]
+
+
+def test_a_path_back_into_a_closed_container_rewrites_the_text() -> None:
+    """Out of document order, the preview starts again from the whole text; the call's
+    arguments are exact either way."""
+    parts = [
+        fragment("$.a.b", numberValue=1),
+        fragment("$.c", numberValue=2),
+        fragment("$.a.d", numberValue=3.5),
+    ]
+    run = [
+        chunk(
+            {"functionCall": {"name": "f", "id": "c1", "partialArgs": parts, "willContinue": True}}
+        ),
+        chunk({"functionCall": {}}, finish="STOP"),
+    ]
+    _, events = feed_all(run)
+    deltas = [e for e in events if isinstance(e, ToolCallArgumentsDelta)]
+    assert [d.fragment for d in deltas] == [
+        '{"a":{"b":1',
+        '},"c":2',
+        '{"a": {"b": 1, "d": 3.5}, "c": 2}',
+    ]
+    assert deltas[-1].partial_arguments == {"a": {"b": 1, "d": 3.5}, "c": 2}
+    [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    assert done == StandardToolCall("function", "c1", "f", {"a": {"b": 1, "d": 3.5}, "c": 2})
+
+
+def test_an_unreadable_path_is_refused_not_run() -> None:
+    """A path toolwire cannot place (a wildcard) makes the call invalid: answered as
+    invalid arguments, in the stream and from the final response alike."""
+    bad = [fragment("$.path", stringValue="a"), fragment("$.tags[*]", stringValue="x")]
+    run = [
+        chunk({"functionCall": {"name": "write_file", "partialArgs": bad, "willContinue": True}}),
+        chunk({"functionCall": {}}, finish="STOP"),
+    ]
+    stream, events = feed_all(run)
+    [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    assert done.input == """{"path": "a", <unreadable JSON path '$.tags[*]'>"""
+    final = stream.final_response()
+    assert read_calls(final) == [done]
+    ran: list[str] = []
+    [result] = GROUP.run_tool_calls(final, ran)
+    assert result.fail_reason == "invalid_arguments"
+    assert ran == []
+
+
+def test_json_paths() -> None:
+    """Singular RFC 9535 paths read; paths naming several places (or none) do not."""
+    assert parse_json_path('$.a[0][\'b c\']["d\\"e"].f') == ("a", 0, "b c", 'd"e', "f")
+    for path in ("a.b", "$..a", "$[*]", "$[-1]", "$.a[?@.b]", "$[01]", "$['a'"):
+        assert parse_json_path(path) is None
+
+
+def test_a_real_client_streams_vertex_fragments_over_sse() -> None:
+    """The SDK's own client, reading SSE from an in-process transport, yields chunks that
+    fold into the same events and final call as above."""
+    body = "".join(f"data: {json.dumps(c)}\r\n\r\n" for c in VERTEX)
+
+    def reply(request: httpx2.Request) -> httpx2.Response:
+        assert request.url.path.endswith(":streamGenerateContent")
+        return httpx2.Response(200, text=body, headers={"content-type": "text/event-stream"})
+
+    options = types.HttpOptions(
+        base_url="https://vertex.invalid/",
+        httpx_client=httpx2.Client(transport=httpx2.MockTransport(reply)),
+    )
+    client = genai.Client(api_key="offline", vertexai=False, http_options=options)
+    stream = ToolCallStream("gemini")
+    completed: list[StandardToolCall] = []
+    for item in client.models.generate_content_stream(model="gemini-3-pro", contents="write"):
+        completed += [e.call for e in stream.feed(item) if isinstance(e, ToolCallCompleted)]
+    assert completed == [
+        StandardToolCall("function", "toolwire_r-9_0", "write_file", ARGUMENTS, True)
+    ]
+    assert read_calls(stream.final_response()) == completed
