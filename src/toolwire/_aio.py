@@ -20,7 +20,7 @@ from ._batch import (
     unexpected_failure,
 )
 from ._batch_extras import BatchExtras
-from ._batch_wait import no_event_loop, stop_all, wait_for
+from ._batch_wait import in_anyio_scope, no_event_loop, stop_all, wait_for
 from ._budget import ResultBudget, check_group_budget, fit_result, fit_results
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
@@ -505,6 +505,17 @@ class _Batch:
                 others.append((index, item))
         if not others and not in_order:
             return self._outcome(unexpected_errors)
+        lone = _lone(others, in_order)
+        if (
+            lone is not None
+            and timeout is None
+            and lone[1].model_tool_timeout is None
+            and not self.owner_cancels
+            and owner is not None
+            and not in_anyio_scope(owner)
+        ):
+            await self._alone(*lone, context, unexpected_errors)
+            return self._outcome(unexpected_errors)
         # Tasks take their first steps in the order they are made: the other tools'
         # calls, then each sequential tool's chain.
         tasks: list[asyncio.Task[None]] = []
@@ -526,6 +537,20 @@ class _Batch:
                 )
         await _wait_all(tasks, self)
         return self._outcome(unexpected_errors)
+
+    async def _alone(
+        self, index: int, tool: ToolModel, context: Any, unexpected_errors: UnexpectedErrors
+    ) -> None:
+        """The batch's only call to run, when nothing can time it out or cancel it apart
+        from the task awaiting the batch (no timeout, no other call; a slot is free for
+        it): run in that task, without a task of its own. Cancelling the awaiting task
+        cancels the handler where it waits, as it would cancel the call's task, and each
+        further request reaches it; a handler that catches the cancellation and returns
+        still ends the batch with it. Not inside an anyio cancel scope (see
+        `in_anyio_scope`), nor in a task that runs on after a cancellation."""
+        await self.run_call(index, tool, context, unexpected_errors, None)
+        if self._batch_cancelled():
+            raise asyncio.CancelledError
 
     def _outcome(self, unexpected_errors: UnexpectedErrors) -> list[Any]:
         """The results, or `ToolBatchError`. Never a list with a hole: every call is
@@ -797,6 +822,17 @@ class _Slots:
             else:
                 self._free -= 1
                 ticket.set_result(True)
+
+
+def _lone(
+    others: list[tuple[int, ToolModel]],
+    in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]],
+) -> tuple[int, ToolModel] | None:
+    """The one call a batch runs, when it runs one only (a response's usual case)."""
+    if len(others) + len(in_order) != 1:
+        return None
+    calls = others or next(iter(in_order.values()))
+    return calls[0] if len(calls) == 1 else None
 
 
 async def _turn(ticket: asyncio.Future[bool], slots: _Slots) -> bool:

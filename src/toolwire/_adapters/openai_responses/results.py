@@ -124,7 +124,7 @@ def attachments(
     loaded = [
         reference
         for result in results
-        if result.type != "tool_search"
+        if result.result_parts and result.type != "tool_search"
         for reference in references_of(result)
     ]
     if loaded:
