@@ -15,6 +15,7 @@ from anthropic.types import Message
 from inline_snapshot import snapshot
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from tests.helpers import anthropic_message
 from toolwire import aio
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
@@ -88,20 +89,7 @@ HOOKS = ToolHooks(before=guard, after=redact)
 
 
 def message(*paths: str) -> Message:
-    return Message.model_validate(
-        {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-opus-4-6",
-            "stop_reason": "tool_use",
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-            "content": [
-                {"type": "tool_use", "id": f"toolu_{n}", "name": "read_file", "input": {"path": p}}
-                for n, p in enumerate(paths)
-            ],
-        }
-    )
+    return anthropic_message(*(("read_file", {"path": path}) for path in paths))
 
 
 def one_call(path: str) -> StandardToolCall:

@@ -16,6 +16,7 @@ from anthropic.types import Message
 from inline_snapshot import snapshot
 from mcp import Client
 
+from tests.helpers import anthropic_message
 from tests.mcp.servers import lowlevel_server, run
 from tests.test_guardrails import first_response, second_request
 from toolwire import aio
@@ -73,20 +74,7 @@ class log_and_chart(BaseFunctionToolModel[None, int]):
 
 
 def anthropic_calls(*names: str) -> Message:
-    return Message.model_validate(
-        {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-opus-4-6",
-            "stop_reason": "tool_use",
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-            "content": [
-                {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": {}}
-                for n, name in enumerate(names)
-            ],
-        }
-    )
+    return anthropic_message(*((name, dict[str, Any]()) for name in names))
 
 
 def test_over_its_budget_the_model_reads_head_note_and_tail() -> None:
