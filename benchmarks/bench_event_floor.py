@@ -6,9 +6,10 @@ The suite's streaming rows compare `ToolCallStream.feed` (with `partial_argument
 on every event) to collecting the fragments from the same SDK objects and parsing once.
 This script measures what no implementation of `feed` can avoid: the collecting loop
 itself, plus the events the public API returns per fragment, built the cheapest way
-toolwire knows (`_fast_frozen`): a `ToolCallArgumentsDelta` and its `StringDelta`
-(whose text is the fragment itself: plain text needs no decoding), and a
-`partial_arguments` read that finds the cached preview fresh. No scanner, no preview
+toolwire knows (`_fast_frozen`): one `ToolCallArgumentsDelta` carrying its string
+delta's path and text (the text is the fragment itself: plain text needs no decoding;
+the `StringDelta` is built only when read), and a `partial_arguments` read that finds
+the cached preview fresh. No scanner, no preview
 bookkeeping, no call lookup, no layers. toolwire's own `feed` is measured in the same
 run for comparison.
 
@@ -31,7 +32,6 @@ from benchmarks._measure import paired
 from benchmarks._wires import LARGE, STREAMS, read_stream
 from toolwire._streaming._events import NewArgumentsDelta, NewTextDelta
 from toolwire._streaming._preview import ArgumentsPreview
-from toolwire._streaming._scanner import StringDelta, _NewStringDelta
 from toolwire.core import Api
 
 PATH = ("content",)
@@ -51,8 +51,9 @@ def least_feed(items: list[Any], fragment: Callable[[Any], str | None], argument
             NewTextDelta(part)
             continue
         plain = '"' not in part and "\\" not in part and part.isprintable()
-        string_delta: StringDelta | None = _NewStringDelta(PATH, part) if plain else None
-        event = NewArgumentsDelta(0, 0, "call_1", LARGE.tool_name, part, string_delta, preview)
+        text = part if plain else None
+        path = PATH if plain else None
+        event = NewArgumentsDelta(0, 0, "call_1", LARGE.tool_name, part, path, text, preview)
         latest = event.partial_arguments
     text = "".join(parts)
     return (json.loads(text) if arguments else text), latest

@@ -7,6 +7,7 @@ import json
 import ssl
 from typing import TYPE_CHECKING, Any
 
+from anthropic.types import Message
 from openai.types.chat import ChatCompletion
 
 if TYPE_CHECKING:
@@ -39,6 +40,24 @@ def chat_completion(
             "created": 1,
             "model": "gpt-test",
             "choices": [{"index": 0, "finish_reason": finish_reason, "message": message}],
+        }
+    )
+
+
+def anthropic_message(*calls: tuple[str, dict[str, Any]]) -> Message:
+    """An Anthropic message asking for `calls` `(name, input)` in order (ids `toolu_0`...)."""
+    return Message.model_validate(
+        {
+            "id": "msg_1",
+            "type": "message",
+            "role": "assistant",
+            "model": "claude-opus-4-6",
+            "stop_reason": "tool_use",
+            "usage": {"input_tokens": 1, "output_tokens": 1},
+            "content": [
+                {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": args}
+                for n, (name, args) in enumerate(calls)
+            ],
         }
     )
 

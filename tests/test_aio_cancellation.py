@@ -93,6 +93,20 @@ class quick(aio.BaseFunctionToolModel[Stage, None]):
         return "done", None
 
 
+class where(aio.BaseFunctionToolModel[list[object], None]):
+    """Notes the task it runs in."""
+
+    async def model_tool_handler(self, context: list[object]) -> tuple[str, None]:
+        context.append(asyncio.current_task())
+        return "here", None
+
+
+class where_limited(where):
+    """`where`, with a time limit of its own."""
+
+    model_tool_timeout = 60.0
+
+
 GROUP = aio.ToolGroup.from_list([waits, stubborn, quick])
 
 
@@ -293,3 +307,92 @@ def test_a_batch_without_an_asyncio_loop_says_so() -> None:
         "or anyio with its asyncio backend), or, from trio, run toolwire.core tools in a "
         "worker thread (trio.to_thread.run_sync)."
     )
+
+
+def test_a_lone_call_runs_in_the_task_awaiting_it() -> None:
+    """One call that nothing times out or cancels apart from the awaiting task runs in
+    that task (no task of its own, as a hand-written loop awaits its handler); with a
+    timeout (the batch's or the tool's), or inside an anyio cancel scope, it gets its
+    own task, which the batch stops and awaits when cancelled."""
+    group = aio.ToolGroup.from_list([where, where_limited])
+    lone = calls(("where", {}))
+    seen: list[object] = []
+
+    async def main() -> list[bool]:
+        owner = asyncio.current_task()
+        runs = [
+            group.run_tool_calls(lone, seen),
+            group.run_tool_calls(lone, seen, max_concurrency=1),
+            group.run_tool_calls(lone, seen, timeout=60),
+            group.run_tool_calls(calls(("where_limited", {})), seen),
+            group.run_tool_calls(calls(("where", {}), ("where", {})), seen),
+        ]
+        for run in runs:
+            await run
+        return [task is owner for task in seen]
+
+    assert asyncio.run(main()) == [True, True, False, False, False, False]
+    seen.clear()
+
+    async def in_scope() -> None:
+        with anyio.CancelScope():
+            await group.run_tool_calls(lone, seen)
+        await group.run_tool_calls(lone, seen)  # out of the scope again
+        assert [task is asyncio.current_task() for task in seen] == [False, True]
+
+    run_anyio(in_scope)
+
+
+@pytest.mark.parametrize(
+    ("name", "arguments", "expected"),
+    [
+        ("waits", {"label": "a"}, ["a stopped"]),
+        ("stubborn", {"label": "a"}, ["a cleaning up", "a cleaned up"]),
+        (
+            "stubborn",
+            {"label": "a", "twice": True},
+            ["a cleaning up", "a stopped on the second request"],
+        ),  # fmt: skip
+    ],
+)
+def test_a_lone_call_cancelled_with_the_task_awaiting_it(
+    rounds: list[int], name: str, arguments: dict[str, Any], expected: list[str]
+) -> None:
+    """asyncio: cancelling the task awaiting a lone call cancels its handler where it
+    waits (no round of waiting: it runs in that task); one that catches the
+    cancellation and finishes its cleanup still ends the batch cancelled, and a second
+    request reaches it while it cleans up."""
+    stage = Stage(expected_inside=1)
+
+    async def main() -> None:
+        batch = asyncio.ensure_future(GROUP.run_tool_calls(calls((name, arguments)), stage))
+        await stage.inside.setdefault("a", asyncio.Event()).wait()
+        batch.cancel()
+        for _ in range(CLEANUP_TURNS + 5):
+            await asyncio.sleep(0)
+        if not batch.done():
+            batch.cancel()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        assert batch.cancelled()
+
+    asyncio.run(main())
+    assert stage.log == expected
+    assert rounds == [0]
+
+
+def test_a_lone_call_in_an_anyio_scope_cleans_up_whole(rounds: list[int]) -> None:
+    """anyio repeats a scope's cancellation on every turn: a lone call inside a scope
+    runs in its own task, so a handler cleaning up after the first request finishes
+    its cleanup, as in a batch of several calls."""
+    stage = Stage(expected_inside=1)
+
+    async def main() -> None:
+        with anyio.move_on_after(math.inf) as scope:
+            stage.when_all_inside = lambda: setattr(scope, "deadline", anyio.current_time())
+            await GROUP.run_tool_calls(calls(("stubborn", {"label": "a"})), stage)
+        stage.log.append("scope exited")
+
+    run_anyio(main)
+    assert stage.log == ["a cleaning up", "a cleaned up", "scope exited"]
+    assert rounds == [1]

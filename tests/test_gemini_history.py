@@ -168,8 +168,15 @@ def test_rendered_results_are_what_validation_makes() -> None:
             for name, call_id, key, text in answers
         ],
     )
+    assert content == validated
     assert content.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
-    assert content.model_dump(exclude_unset=True)["parts"][0] == snapshot(
+    # Each rendering is its own: editing one leaves the next (and the template) alone.
+    assert content.parts is not None and content.parts[0].function_response is not None
+    content.parts[0].function_response.name = "edited"
+    content.role = "model"
+    (again,) = tool_result_messages(results, "gemini")
+    assert again == validated
+    assert again.model_dump(exclude_unset=True)["parts"][0] == snapshot(
         {
             "function_response": {
                 "parts": None,

@@ -13,11 +13,11 @@ import textwrap
 from typing import Any
 
 import pytest
-from anthropic.types import Message
 from inline_snapshot import snapshot
 from opentelemetry.sdk.trace import ReadableSpan
 from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
 
+from tests.helpers import anthropic_message
 from toolwire import _observe, aio
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -29,23 +29,7 @@ from toolwire.core import (
 )
 from toolwire.exceptions import ToolBatchError
 
-
-def message(*calls: tuple[str, dict[str, Any]]) -> Message:
-    """An Anthropic message asking for `calls`, as the SDK parses it."""
-    return Message.model_validate(
-        {
-            "id": "msg_1",
-            "type": "message",
-            "role": "assistant",
-            "model": "claude-opus-4-6",
-            "stop_reason": "tool_use",
-            "usage": {"input_tokens": 1, "output_tokens": 1},
-            "content": [
-                {"type": "tool_use", "id": f"toolu_{n}", "name": name, "input": args}
-                for n, (name, args) in enumerate(calls)
-            ],
-        }
-    )
+message = anthropic_message
 
 
 class get_weather(BaseFunctionToolModel[None, None]):

@@ -327,7 +327,8 @@ def test_unhandled_message_lists_every_call() -> None:
         "'call_x', shell_call 'call_y'. Handle them first (the next request needs a "
         "computer_call_output for each computer_call and a shell_call_output for each "
         'shell_call), then pass other_calls="ignore" to run the function and custom tool '
-        "calls with toolwire."
+        "calls with toolwire. `builtin_calls(response)` lists them typed; "
+        "computer_call_output(), shell_call_output() build the answers."
     )
 
 

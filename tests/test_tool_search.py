@@ -440,3 +440,30 @@ def test_stream_carries_a_client_search_into_the_final_response() -> None:
     (result,) = group(execution="client").run_tool_calls(final, None)
     (output,) = cast("list[Any]", tool_result_messages([result], "responses"))
     assert [t["name"] for t in output["tools"]] == ["get_exchange_rate"]
+
+
+def test_openai_fallback_keeps_the_tool_list_and_narrows_allowed_tools() -> None:
+    """The cache-keeping fallback on OpenAI: every tool is sent each turn (the prompt
+    prefix never changes), and `tool_choice(among=...)` lets the model call only the
+    visible tools, the search and what the history's searches loaded."""
+    tools = group(execution="client")
+    every: list[Any] = tools.tool_definitions("chat.completions", loaded=[GetExchangeRate, StockLookup])  # fmt: skip
+    visible = [GetWeather, tools["tool_search"]]
+    history: list[Any] = [{"role": "user", "content": "USD in EUR?"}]
+    first = tools.tool_choice("chat.completions", among=[*visible, *tools.loaded_tools(history, "chat.completions")])  # fmt: skip
+    search = {"id": "s1", "type": "function", "function": {"name": "tool_search", "arguments": '{"queries": ["exchange rate"]}'}}  # fmt: skip
+    history.append({"role": "assistant", "content": None, "tool_calls": [search]})
+    history += tool_result_messages(tools.run_tool_calls([search], None, api="chat.completions"), "chat.completions")  # fmt: skip
+    loaded = tools.loaded_tools(history, "chat.completions")
+    second = tools.tool_choice("chat.completions", among=[*visible, *loaded])
+    assert (
+        tools.tool_definitions("chat.completions", loaded=[GetExchangeRate, StockLookup]) == every
+    )
+    names: list[list[str]] = []
+    for choice in (first, second):
+        allowed: Any = choice["tool_choice"]
+        names.append([t["function"]["name"] for t in allowed["allowed_tools"]["tools"]])
+    assert names == [
+        ["get_weather", "tool_search"],
+        ["get_weather", "get_exchange_rate", "tool_search"],
+    ]

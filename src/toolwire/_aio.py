@@ -20,7 +20,8 @@ from ._batch import (
     unexpected_failure,
 )
 from ._batch_extras import BatchExtras
-from ._batch_wait import no_event_loop, stop_all, wait_for
+from ._batch_wait import in_anyio_scope, no_event_loop, stop_all, wait_for
+from ._budget import ResultBudget, check_group_budget, fit_result, fit_results
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -111,13 +112,18 @@ class ToolGroup(
         tools: Sequence[
             type[BaseFunctionToolModel[_In, _Out]] | type[BaseCustomToolModel[_In, _Out]]
         ],
+        *,
+        result_budget: ResultBudget | None = None,
     ) -> ToolGroup[_In, _Out]:
         """A group of `tools`, keyed by tool name. Raises on duplicate names.
 
         The group's context types are the tools' (your type checker rejects tools
-        whose context types differ).
+        whose context types differ). `result_budget`: how much of a result the model
+        reads, for the tools without their own (`ResultBudget`).
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="aio"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
+        if result_budget is not None:
+            group.result_budget = check_group_budget(result_budget)
         return group
 
     def add_tool_search(
@@ -336,7 +342,7 @@ async def _run(
         return prepared
     watch = observer(hooks)
     if watch is None:
-        return await _execute(call, prepared, context)
+        return fit_result(available, await _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
     try:
         started = await watch.astart(call)
     except asyncio.CancelledError as cancelled:
@@ -346,8 +352,11 @@ async def _run(
         raise own from cancelled
     error: Exception | None = None
     try:
-        with watch.current(started):  # spans made by the handler nest under the call's
-            result = await _execute(call, prepared, context)
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            result: ToolCallResult[Any] | None = started[2]
+        else:
+            with watch.current(started):  # spans made by the handler nest under the call's
+                result = await _execute(call, prepared, context)
     except Exception as raised:
         error = raised
     except asyncio.CancelledError as cancelled:
@@ -357,7 +366,7 @@ async def _run(
         if error is not None:
             await watch.aend(started, call, None, error)
             raise error  # the handler's exception, as it is
-        await watch.aend(started, call, result)  # pyright: ignore[reportPossiblyUnboundVariable]
+        result = await watch.aend(started, call, result)  # pyright: ignore[reportPossiblyUnboundVariable]
     except ToolHookError as hook_error:
         if error is None:
             raise
@@ -368,7 +377,7 @@ async def _run(
         if own is cancelled:
             raise
         raise own from cancelled
-    return result  # pyright: ignore[reportPossiblyUnboundVariable]
+    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
 
 
 async def _execute(
@@ -454,6 +463,7 @@ class _Batch:
         limits: ArgumentLimits,
         prepared: list[Any] | None = None,
     ) -> None:
+        self.group = group
         self.calls = calls
         self.prepared = prepare_all(group, calls, limits) if prepared is None else prepared
         self.results: list[ToolCallResult[Any] | None] = [None] * len(calls)
@@ -495,6 +505,17 @@ class _Batch:
                 others.append((index, item))
         if not others and not in_order:
             return self._outcome(unexpected_errors)
+        lone = _lone(others, in_order)
+        if (
+            lone is not None
+            and timeout is None
+            and lone[1].model_tool_timeout is None
+            and not self.owner_cancels
+            and owner is not None
+            and not in_anyio_scope(owner)
+        ):
+            await self._alone(*lone, context, unexpected_errors)
+            return self._outcome(unexpected_errors)
         # Tasks take their first steps in the order they are made: the other tools'
         # calls, then each sequential tool's chain.
         tasks: list[asyncio.Task[None]] = []
@@ -517,11 +538,26 @@ class _Batch:
         await _wait_all(tasks, self)
         return self._outcome(unexpected_errors)
 
+    async def _alone(
+        self, index: int, tool: ToolModel, context: Any, unexpected_errors: UnexpectedErrors
+    ) -> None:
+        """The batch's only call to run, when nothing can time it out or cancel it apart
+        from the task awaiting the batch (no timeout, no other call; a slot is free for
+        it): run in that task, without a task of its own. Cancelling the awaiting task
+        cancels the handler where it waits, as it would cancel the call's task, and each
+        further request reaches it; a handler that catches the cancellation and returns
+        still ends the batch with it. Not inside an anyio cancel scope (see
+        `in_anyio_scope`), nor in a task that runs on after a cancellation."""
+        await self.run_call(index, tool, context, unexpected_errors, None)
+        if self._batch_cancelled():
+            raise asyncio.CancelledError
+
     def _outcome(self, unexpected_errors: UnexpectedErrors) -> list[Any]:
         """The results, or `ToolBatchError`. Never a list with a hole: every call is
         answered by the time its task ends, and a call left without an answer anyway
         (its task cancelled by other code before it started) becomes an error entry."""
         results = self.results
+        fit_results(self.group, results)
         if not self.stopped:
             for result in results:  # a plain loop: the cheapest scan for one call or 1,000
                 if result is None:
@@ -715,17 +751,20 @@ class _Batch:
                 raise
             self._cancelled_call(index, cancelled, unexpected_errors, "before hook")
             return
-        try:
-            with watch.current(started):  # in this call's task: its own span is current
-                await self._invoke(index, tool, context, unexpected_errors, timeout)
-        except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
-            watch.cancelled(started, call, cancelled)
-            raise
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            self.results[index] = started[2]
+        else:
+            try:
+                with watch.current(started):  # in this call's task: its own span is current
+                    await self._invoke(index, tool, context, unexpected_errors, timeout)
+            except asyncio.CancelledError as cancelled:  # only the batch's (see `_invoke`)
+                watch.cancelled(started, call, cancelled)
+                raise
         result, own_error = self.results[index], self.errors[index]
         if result is not None and result.fail_reason == "unexpected_error":
             own_error = result.exception  # "fail": the handler's exception is its error
         try:
-            await watch.aend(started, call, result, self.errors[index])
+            self.results[index] = await watch.aend(started, call, result, self.errors[index])
         except ToolHookError as error:
             if isinstance(own_error, Exception):
                 own_error.add_note(f"Its after hook raised too: {error}")
@@ -783,6 +822,17 @@ class _Slots:
             else:
                 self._free -= 1
                 ticket.set_result(True)
+
+
+def _lone(
+    others: list[tuple[int, ToolModel]],
+    in_order: dict[type[ToolModel], list[tuple[int, ToolModel]]],
+) -> tuple[int, ToolModel] | None:
+    """The one call a batch runs, when it runs one only (a response's usual case)."""
+    if len(others) + len(in_order) != 1:
+        return None
+    calls = others or next(iter(in_order.values()))
+    return calls[0] if len(calls) == 1 else None
 
 
 async def _turn(ticket: asyncio.Future[bool], slots: _Slots) -> bool:

@@ -23,7 +23,7 @@ from collections.abc import Collection
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any
 
-__all__ = ["no_event_loop", "stop_all", "wait_for"]
+__all__ = ["in_anyio_scope", "no_event_loop", "stop_all", "wait_for"]
 
 
 async def wait_for(tasks: Collection[asyncio.Task[Any]]) -> None:
@@ -65,6 +65,24 @@ def _shielded() -> AbstractContextManager[object]:
         return nullcontext()
     scope: AbstractContextManager[object] = anyio.CancelScope(shield=True)
     return scope
+
+
+def in_anyio_scope(task: asyncio.Task[Any]) -> bool:
+    """Whether `task` runs inside an anyio cancel scope (asyncio backend), where a
+    cancellation is delivered again on every turn of the loop until the task leaves the
+    scope: a batch's handlers then need tasks of their own, outside the scope, so that
+    a handler cleaning up after the first request is not interrupted by the repeats.
+
+    Read from anyio's record of its tasks (anyio is never imported for this); a record
+    of another shape than anyio 4's counts as inside, where a task is always right."""
+    backend = sys.modules.get("anyio._backends._asyncio")
+    if backend is None:  # anyio never ran a scope on asyncio in this process
+        return False
+    states: Any = getattr(backend, "_task_states", None)
+    if states is None:
+        return True
+    state = states.get(task)
+    return state is not None and getattr(state, "cancel_scope", True) is not None
 
 
 def no_event_loop() -> RuntimeError:

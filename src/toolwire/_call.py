@@ -31,6 +31,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "CallType",
+    "MCP_APPROVAL",
     "AnyCustomToolCall",
     "AnyFunctionToolCall",
     "AnyToolCall",
@@ -39,10 +40,15 @@ __all__ = [
 ]
 
 
-CallType = Literal["function", "custom", "tool_search"]
+CallType = Literal["function", "custom", "tool_search", "mcp_approval"]
 """What kind of call a call is: "function" (JSON arguments), "custom" (an OpenAI custom
-tool's free text), or "tool_search" (an OpenAI Responses `tool_search_call` run by the
-client, which the group's tool search answers with a `tool_search_output`)."""
+tool's free text), "tool_search" (an OpenAI Responses `tool_search_call` run by the
+client, which the group's tool search answers with a `tool_search_output`), or
+"mcp_approval" (an OpenAI Responses `mcp_approval_request`, which `prepare_tool_calls`
+makes a pending call of: see `MCPApproval`)."""
+
+MCP_APPROVAL: Literal["mcp_approval"] = "mcp_approval"
+"""The `CallType` of an MCP approval request."""
 
 
 @dataclass(slots=True)
@@ -52,7 +58,9 @@ class StandardToolCall:
     Attributes:
         type: "function" for function tools, "custom" for OpenAI custom (free-text) tools,
             "tool_search" for an OpenAI Responses `tool_search_call` the client runs
-            (its name is then "tool_search": the group's tool search answers it).
+            (its name is then "tool_search": the group's tool search answers it),
+            "mcp_approval" for a hosted MCP server's call waiting for approval (its
+            name is then "<server_label>.<tool>", its input the `MCPApproval` fields).
         id: the id the result must answer: the provider's id, or one toolwire
             synthesized when the provider sent none (see `synthesized_id`).
         name: the tool name the model called, exactly as sent.

@@ -10,6 +10,7 @@ from typing_extensions import TypeAliasType, TypeVar
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
 from ._batch_extras import BatchExtras
+from ._budget import ResultBudget, check_group_budget, fit_result, fit_results
 from ._group import SharedGroup, check_tools, own_call
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
@@ -105,13 +106,18 @@ class ToolGroup(
         tools: Sequence[
             type[BaseFunctionToolModel[_In, _Out]] | type[BaseCustomToolModel[_In, _Out]]
         ],
+        *,
+        result_budget: ResultBudget | None = None,
     ) -> ToolGroup[_In, _Out]:
         """A group of `tools`, keyed by tool name. Raises on duplicate names.
 
         The group's context types are the tools' (your type checker rejects tools
-        whose context types differ).
+        whose context types differ). `result_budget`: how much of a result the model
+        reads, for the tools without their own (`ResultBudget`).
         """
         group: ToolGroup[_In, _Out] = cls(check_tools(tools, namespace="core"))  # pyright: ignore[reportAssignmentType, reportCallIssue, reportArgumentType]
+        if result_budget is not None:
+            group.result_budget = check_group_budget(result_budget)
         return group
 
     def add_tool_search(
@@ -289,11 +295,11 @@ def _run(
         return prepared
     watch = observer(hooks, plain=True)
     if watch is None:
-        return _execute(call, prepared, context)
+        return fit_result(available, _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
     result, error = _watched(watch, call, prepared, context, "raise")
     if error is not None:
         raise error  # the handler's exception as it is, or a hook's `ToolHookError`
-    return cast("ToolCallResult[Any]", result)
+    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
 
 
 def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallResult[Any]:
@@ -326,16 +332,18 @@ def _watched(
         return None, hook_error
     error: Exception | None = None
     try:
-        if watch.traced:
+        if started[2] is not None:  # its before hook refused it: the handler does not run
+            result: ToolCallResult[Any] | None = started[2]
+        elif watch.traced:
             with watch.current(started):  # the handler's spans nest under the call's
-                result: ToolCallResult[Any] | None = _execute(call, tool, context)
+                result = _execute(call, tool, context)
         else:
             result = _execute(call, tool, context)
     except Exception as raised:  # a handler's exception, a wrong return
         error = raised
         result = unexpected_failure(call, raised) if unexpected_errors == "fail" else None
     try:
-        watch.end(started, call, result, error if result is None else None)
+        result = watch.end(started, call, result, error if result is None else None)
     except ToolHookError as hook_error:
         if error is None:
             return None, hook_error
@@ -383,5 +391,7 @@ def _run_batch(
         errors: list[Exception | None] = [None] * len(calls)
         errors[index] = error
         results.extend([None] * (len(calls) - index))
+        fit_results(group, results)
         raise batch_error(calls, results, errors) from None
+    fit_results(group, results)
     return results

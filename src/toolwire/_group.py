@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from openai.types.responses import ToolParam as ResponsesToolParam
 
     from ._adapters.openai_chat.servers import ChatServer
+    from ._budget import ResultBudget
     from ._call import AnyToolCall, StandardToolCall
     from ._history import AnyResponse
     from ._tool_choice import (
@@ -377,6 +378,11 @@ class SharedGroup(dict[str, type[Tool]], GroupDefinitions, Generic[Tool]):
     what they do the same way. Each adds `from_list` and the methods that run handlers."""
 
     _toolwire_namespace: ClassVar[Literal["core", "aio"]]
+
+    result_budget: ResultBudget | None = None
+    """How much of a result the model reads, for every tool of the group without its own
+    `model_tool_result_budget` (see `ResultBudget`); None: all of it. Set it with
+    `from_list(..., result_budget=...)`, or assign it."""
 
     def add_tool(self, tool: type[Tool]) -> None:
         """Add one tool. Raises if its name is taken."""

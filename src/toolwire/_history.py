@@ -204,9 +204,9 @@ def tool_result_messages(
     """
     if not results:
         return []
-    ttl = cache_ttl(cache_breakpoint)
+    ttl = False if cache_breakpoint is False else cache_ttl(cache_breakpoint)
     served = adapter(api)
-    chosen = _chosen_placement(served, media, model)
+    chosen = "native" if media == "native" else _chosen_placement(served, media, model)
     try:
         rendered = served.tool_result_messages(results, chosen)
     except (AttributeError, TypeError):  # checked only once rendering failed

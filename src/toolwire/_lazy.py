@@ -19,7 +19,18 @@ if TYPE_CHECKING:
     from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
     from ._adapters.openai_chat.recover import recover_text_calls
     from ._adapters.openai_chat.servers import ChatServer
+    from ._adapters.openai_responses.builtin import (
+        BuiltinCall,
+        ShellCommandOutput,
+        apply_patch_call_output,
+        builtin_calls,
+        computer_call_output,
+        local_shell_call_output,
+        mcp_approval_response,
+        shell_call_output,
+    )
     from ._argument_repair import ArgumentRepair, RepairKind
+    from ._mcp_approval_tool import MCPApproval
     from ._repair import RepairFunction, RepairPolicy
     from ._retry_budget import RetryBudget, RetryBudgetDict
     from ._schema import SchemaChange, SchemaReport
@@ -44,11 +55,18 @@ if TYPE_CHECKING:
     from ._streaming._preview import StringDelta
 
 __all__ = [
+    "apply_patch_call_output",
     "ArgumentRepair",
+    "builtin_calls",
+    "BuiltinCall",
     "ChatServer",
+    "computer_call_output",
     "failed_generation",
     "FailedGeneration",
     "next_request_container",
+    "local_shell_call_output",
+    "MCPApproval",
+    "mcp_approval_response",
     "ReasoningDelta",
     "recover_text_calls",
     "RepairFunction",
@@ -58,6 +76,8 @@ __all__ = [
     "RetryBudgetDict",
     "SchemaChange",
     "SchemaReport",
+    "shell_call_output",
+    "ShellCommandOutput",
     "StandardCustomToolDefinition",
     "StandardCustomToolFormat",
     "StandardCustomToolGrammarFormat",
@@ -104,6 +124,15 @@ LAZY_NAMES: dict[str, str] = {
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
     "next_request_container": "._adapters.anthropic.callers",
+    "MCPApproval": "._mcp_approval_tool",
+    "BuiltinCall": "._adapters.openai_responses.builtin",
+    "ShellCommandOutput": "._adapters.openai_responses.builtin",
+    "apply_patch_call_output": "._adapters.openai_responses.builtin",
+    "builtin_calls": "._adapters.openai_responses.builtin",
+    "computer_call_output": "._adapters.openai_responses.builtin",
+    "local_shell_call_output": "._adapters.openai_responses.builtin",
+    "mcp_approval_response": "._adapters.openai_responses.builtin",
+    "shell_call_output": "._adapters.openai_responses.builtin",
 }
 """Public name -> the module (relative to `toolwire`) that defines it."""
 

@@ -441,6 +441,8 @@ def moved_media(
     """For each result with parts placed in the message after the results: its position
     among `results` (from 1), the result, and those parts (inlined), in order."""
     for position, result in enumerate(results, 1):
+        if not result.result_parts:  # a text result (the common case) has none
+            continue
         moved = [p for p in map(inline, media_parts(result)) if place(p, media)[0] == "message"]
         if moved:
             yield position, result, moved

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 from ._call import StandardToolCall
+from ._guardrails import after_verdict, before_verdict
 from ._result import ToolCallFailure, ToolCallResult
 from .exceptions import ToolHookError
 
@@ -34,7 +35,11 @@ if TYPE_CHECKING:
     from opentelemetry.context import Context
     from opentelemetry.trace import Span, Tracer
 
-__all__ = ["Observer", "ToolCallEnd", "ToolHooks", "observer"]
+__all__ = ["Observer", "Started", "ToolCallEnd", "ToolHooks", "observer"]
+
+Started = tuple["Span | None", float, ToolCallFailure | None]
+"""A call as `Observer.start` began it: its span, when it began, and the "refused"
+failure answering it when the `before` hook refused it (then no handler runs)."""
 
 _DEBUG = 10  # logging.DEBUG
 _logger: Logger | None = None
@@ -75,10 +80,16 @@ class ToolCallEnd:
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolHooks:
     """Your code around each executed call (a call whose handler runs), for metrics,
-    audit logs or progress. Pass it as `hooks=` to `run_tool_calls` / `run_tool_call`.
+    audit logs, progress, or guardrails. Pass it as `hooks=` to `run_tool_calls` /
+    `run_tool_call`.
 
     `before(call)` runs just before the handler, `after(end)` just after it, in the
-    task that runs the call. With `toolwire.aio` either may be `async def`; with
+    task that runs the call. As guardrails: `before` may return `RefuseCall(text)` to
+    refuse the call (the handler does not run, `after` neither; the model reads the
+    text as a "refused" failure), and `after` may return `ReplaceContent(content)` to
+    replace what the model sees (redaction, summary); `result.guardrail` and the
+    call's span record either. Any other return value than None is a mistake in the
+    hook (its `ToolHookError`). With `toolwire.aio` either may be `async def`; with
     `toolwire.core` they must be plain functions (an `async def` hook is refused before
     anything runs). Both run outside the call's `execute_tool` span (which is current
     only while the handler runs).
@@ -191,62 +202,73 @@ class Observer:
         """Whether each call gets a span (else `current` does nothing and may be skipped)."""
         self._context = (_span_context or _load_span_context()) if tracer is not None else None
 
-    def start(self, call: StandardToolCall) -> tuple[Span | None, float]:
+    def start(self, call: StandardToolCall) -> Started:
         """Before the handler (toolwire.core): the sync hook, then the span. Raises
         `ToolHookError` if the hook raises."""
+        refusal = None
         if self._before is not None:
             try:
-                _no_awaitable(self._before(call), "before")
+                returned = self._before(call)
+                _no_awaitable(returned, "before")
+                refusal = before_verdict(returned, call)
             except Exception as error:
                 raise _hook_error("before", call, error) from error
-        return self._span(call), time.perf_counter()
+        return self._span(call), time.perf_counter(), refusal
 
-    async def astart(self, call: StandardToolCall) -> tuple[Span | None, float]:
+    async def astart(self, call: StandardToolCall) -> Started:
         """Before the handler (toolwire.aio): the hook, awaited if async, then the span.
         Raises `ToolHookError` if the hook raises."""
+        refusal = None
         if self._before is not None:
             try:
-                await _awaited(self._before(call))
+                refusal = before_verdict(await _awaited(self._before(call)), call)
             except Exception as error:
                 raise _hook_error("before", call, error) from error
-        return self._span(call), time.perf_counter()
+        return self._span(call), time.perf_counter(), refusal
 
     def end(
         self,
-        started: tuple[Span | None, float],
+        started: Started,
         call: StandardToolCall,
         result: ToolCallResult[Any] | None,
         error: BaseException | None = None,
-    ) -> None:
+    ) -> ToolCallResult[Any] | None:
         """After the handler (toolwire.core): the hook, then the span ends (at the time
-        the handler ended) and the log line. Raises `ToolHookError` if the hook raises."""
+        the handler ended) and the log line. Returns the call's result: `result`, or its
+        replacement by the hook (`ReplaceContent`). Raises `ToolHookError` if the hook
+        raises. A call its `before` hook refused (`result` is that refusal) skips the
+        `after` hook."""
         end, ended_at = self._measure(started, call, result, error)
-        if self._after is not None:
+        if self._after is not None and started[2] is None:
             try:
-                _no_awaitable(self._after(end), "after")
+                returned = self._after(end)
+                _no_awaitable(returned, "after")
+                result = after_verdict(returned, result)
             except Exception as hook_error:
                 raise self._after_failed(started, end, ended_at, result, hook_error) from hook_error
         self._record(started, end, ended_at, result, error)
+        return result
 
     async def aend(
         self,
-        started: tuple[Span | None, float],
+        started: Started,
         call: StandardToolCall,
         result: ToolCallResult[Any] | None,
         error: BaseException | None = None,
-    ) -> None:
+    ) -> ToolCallResult[Any] | None:
         """After the handler (toolwire.aio): `end`, with the hook awaited if async."""
         end, ended_at = self._measure(started, call, result, error)
-        if self._after is not None:
+        if self._after is not None and started[2] is None:
             try:
-                await _awaited(self._after(end))
+                result = after_verdict(await _awaited(self._after(end)), result)
             except Exception as hook_error:
                 raise self._after_failed(started, end, ended_at, result, hook_error) from hook_error
         self._record(started, end, ended_at, result, error)
+        return result
 
     def _after_failed(
         self,
-        started: tuple[Span | None, float],
+        started: Started,
         end: ToolCallEnd,
         ended_at: int | None,
         result: ToolCallResult[Any] | None,
@@ -257,15 +279,13 @@ class Observer:
         self._record(started, end, ended_at, None, raised)
         return raised
 
-    def cancelled(
-        self, started: tuple[Span | None, float], call: StandardToolCall, error: BaseException
-    ) -> None:
+    def cancelled(self, started: Started, call: StandardToolCall, error: BaseException) -> None:
         """The batch was cancelled while the handler ran: end its span and log it (the
         `after` hook does not run: nothing may be awaited in a cancelled task)."""
         end, ended_at = self._measure(started, call, None, error)
         self._record(started, end, ended_at, None, error)
 
-    def current(self, started: tuple[Span | None, float]) -> _Current | _Untraced:
+    def current(self, started: Started) -> _Current | _Untraced:
         """Wrap the handler in it (`with watch.current(started): handler(...)`, or
         around `await handler(...)` in the task that runs the call): the call's span is
         the current span inside, so spans made there are its children; the previous
@@ -292,20 +312,20 @@ class Observer:
 
     def _measure(
         self,
-        started: tuple[Span | None, float],
+        started: Started,
         call: StandardToolCall,
         result: ToolCallResult[Any] | None,
         error: BaseException | None,
     ) -> tuple[ToolCallEnd, int | None]:
         """What the `after` hook gets, and when the handler ended for the span (which
         ends once the hook has run, so that the hook's outcome is on it)."""
-        span, start = started
+        span, start, _ = started
         end = ToolCallEnd(call, result, error, time.perf_counter() - start)
         return end, (time.time_ns() if span is not None else None)
 
     def _record(
         self,
-        started: tuple[Span | None, float],
+        started: Started,
         end: ToolCallEnd,
         ended_at: int | None,
         result: ToolCallResult[Any] | None,
@@ -409,6 +429,10 @@ def _end_span(
     from opentelemetry.trace import Status, StatusCode
 
     span.set_attribute("toolwire.tool_call.outcome", outcome)
+    guardrail = result.guardrail if result is not None else None
+    if guardrail is not None:
+        span.set_attribute("toolwire.guardrail.hook", guardrail.hook)
+        span.set_attribute("toolwire.guardrail.action", guardrail.action)
     problem = error if error is not None else getattr(result, "exception", None)
     if isinstance(result, ToolCallFailure) or error is not None:
         error_type = outcome if error is None else _qualified_name(error)
@@ -428,10 +452,12 @@ def _qualified_name(error: BaseException) -> str:
     )
 
 
-async def _awaited(returned: object) -> None:
-    """Await what an aio hook returned, if it is awaitable (a plain function's None is not)."""
+async def _awaited(returned: object) -> object:
+    """What an aio hook returned, awaited if it is awaitable (a plain function's value
+    is not)."""
     if returned is not None and inspect.isawaitable(returned):
-        await returned
+        return await returned
+    return returned
 
 
 def _hook_error(

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Literal, get_args
 
 from typing_extensions import TypeAliasType
 
-from ._references import ToolReference
+from ._references import ToolReference, references_text
 from .exceptions import MediaError
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "media_kind",
     "media_type_of",
     "media_essence",
+    "parts_text",
     "read_data_url",
     "search_result_text",
     "text_charset",
@@ -537,3 +538,18 @@ def _required_type(data: bytes, filename: str | Path | None, kind: str) -> str:
             "'text/plain', 'image/png')."
         )
     return media_type
+
+
+def parts_text(parts: Sequence[ResultPart]) -> str:
+    """A result's `result_content` for `parts`: its text and search-result parts (as
+    text) joined by newlines, then the text naming the tools its `ToolReference` parts
+    load, on its own line."""
+    text = "\n".join(
+        p if isinstance(p, str) else search_result_text(p)
+        for p in parts
+        if isinstance(p, str | SearchResultPart)
+    )
+    references = [p for p in parts if isinstance(p, ToolReference)]
+    if references:  # the text the APIs without references read, on its own line
+        text = "\n".join(t for t in (text, references_text(references)) if t)
+    return text

@@ -35,6 +35,7 @@ from ._decisions import (
 )
 from ._feedback import shown
 from ._limits import DEFAULT_LIMITS, ArgumentLimits
+from ._mcp_approval import MCP_APPROVAL, with_mcp_approvals
 from ._parts import ToolContent
 from ._pipeline import Crashed, prepare, prepare_all
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
@@ -293,6 +294,7 @@ def pending_calls(
     `batch`: the ids of every call of their response (default: these calls')."""
     if batch is None:
         batch = tuple(call.id for call in calls)
+    tools = with_mcp_approvals(tools, calls)
     return [
         _pending(call, item, tools.get(call.name), batch, batch.index(call.id, at))
         for at, (call, item) in enumerate(
@@ -337,6 +339,8 @@ def prepared_items(
     items: list[Any] = []
     pending: list[PendingCall[Any]] = []
     listed: set[int] = set()
+    if tools is not None:
+        tools = with_mcp_approvals(tools, [e.call for e in decided if isinstance(e, PendingCall)])
     for entry in decided:
         if isinstance(entry, PendingCall):
             call = entry.call
@@ -672,6 +676,7 @@ def load_pending(
             'PendingCallError) or "refuse" (its calls come back answered with a refusal).'
         )
     entries = _read(dump)
+    tools = with_mcp_approvals(tools, [call for call, _, _ in entries])
     calls: list[StandardToolCall] = []
     stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
     schemas: dict[type[ToolModel], str] = {}
@@ -842,7 +847,7 @@ def _read(
                     raise ValueError(f"calls[{index}] has no {key!r}")
                 if not isinstance(fields[key], kinds):
                     raise TypeError(f"calls[{index}][{key!r}] is a {type(fields[key]).__name__}")
-            if fields["type"] not in ("function", "custom", "tool_search"):
+            if fields["type"] not in ("function", "custom", "tool_search", MCP_APPROVAL):
                 raise ValueError(f"calls[{index}]['type'] is {fields['type']!r}")
             call = StandardToolCall(
                 fields["type"],

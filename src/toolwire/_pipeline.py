@@ -19,9 +19,10 @@ from ._call import StandardToolCall
 from ._definition import is_tool_search
 from ._json import copy_json
 from ._limits import ArgumentLimits, check_dict, check_text
-from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, search_result_text
+from ._mcp_approval import MCP_APPROVAL, is_approval_tool
+from ._parts import FilePart, ImagePart, ResultPart, SearchResultPart, parts_text
 from ._plan import PLAN, UNPLANNED, make_plan, shares_input
-from ._references import ToolReference, references_text
+from ._references import ToolReference
 from ._result import ToolCallFailReason, ToolCallFailure, ToolCallSuccess
 from ._tool import ToolModel, refuse_extra_fields
 from .exceptions import (
@@ -85,9 +86,12 @@ def prepare(
     if tool is None:
         if call.type == "tool_search":
             raise UnhandledCallsError(_no_tool_search(call.id))
+        if call.type == MCP_APPROVAL:
+            raise UnhandledCallsError(_approve_first(call))
         return _failure(call, "invalid_name", _feedback.unknown_tool(call.name, available))
     if tool.model_tool_type != call.type and not (
-        call.type == "tool_search" and is_tool_search(tool)
+        (call.type == "tool_search" and is_tool_search(tool))
+        or (call.type == MCP_APPROVAL and is_approval_tool(tool))
     ):
         raise CallKindMismatchError(
             f"The model sent a {call.type} call to {_feedback.shown(call.name)}, but {tool.__name__} is a "
@@ -137,6 +141,17 @@ def _external_call(call_id: str, tool: str) -> str:
         "the response with group.prepare_tool_calls(...), answer that call with "
         "pending.answer(content) once its result comes, and give the batch to "
         "group.run_pending(...)."
+    )
+
+
+def _approve_first(call: StandardToolCall) -> str:
+    return (
+        f"This response holds an mcp_approval_request {call.id!r} (the MCP server wants to "
+        f"run {call.name!r}), which waits for your decision: prepare the calls with "
+        "group.prepare_tool_calls(response) (the request is a PendingCall that always "
+        "needs approval: run it to approve, `pending.refuse(reason)` to refuse), or "
+        "answer it with mcp_approval_response(request, approve) and pass "
+        'other_calls="ignore".'
     )
 
 
@@ -200,18 +215,10 @@ def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallS
             parts = tuple(cast("Sequence[object]", content))
             wrong = next((p for p in parts if not isinstance(p, _PART_TYPES)), _OK)
             if wrong is _OK:
-                text = "\n".join(
-                    p if isinstance(p, str) else search_result_text(p)
-                    for p in parts
-                    if isinstance(p, str | SearchResultPart)
-                )
-                references = [p for p in parts if isinstance(p, ToolReference)]
-                if references:  # the text the APIs without references read, on its own line
-                    text = "\n".join(t for t in (text, references_text(references)) if t)
                 return ToolCallSuccess(
                     call.id,
                     call.name,
-                    text,
+                    parts_text(parts),  # pyright: ignore[reportArgumentType]
                     context,  # pyright: ignore[reportUnknownArgumentType]
                     call.type,
                     call.synthesized_id,

@@ -20,8 +20,10 @@ if TYPE_CHECKING:
     from openai.types.responses.response_input_param import FunctionCallOutput
 
     from ._argument_repair import ArgumentRepair
+    from ._budget import ResultCut
     from ._call import AnyToolCall, CallType
     from ._decisions import ArgumentEdit
+    from ._guardrails import GuardrailRecord
 
 __all__ = [
     "HandlerResult",
@@ -100,7 +102,7 @@ class _NativeForm:
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_edit", "_pending_origin", "_repairs", "_retries_exhausted")
+    __slots__ = ("_cut", "_edit", "_guardrail", "_pending_origin", "_repairs", "_retries_exhausted")
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
@@ -131,6 +133,30 @@ class _ResultBase:
         """How a person changed this call's arguments before it ran (`pending.edit(...)`:
         the model's arguments, what ran instead, the note the model read), or None."""
         return getattr(self, "_edit", None)
+
+    _guardrail: GuardrailRecord
+    _cut: ResultCut
+    """Set only on a result a guardrail hook or a result budget changed (see
+    `guardrail`, `cut`): unset on every other result, costing nothing."""
+
+    @property
+    def guardrail(self) -> GuardrailRecord | None:
+        """What a guardrail hook did to this call (`RefuseCall` from `before`,
+        `ReplaceContent` from `after`), keeping what the model did not see; None when
+        no hook refused or replaced anything."""
+        try:
+            return self._guardrail
+        except AttributeError:
+            return None
+
+    @property
+    def cut(self) -> ResultCut | None:
+        """What the result's `ResultBudget` cut (the full content the model did not read,
+        and how much); None when the model reads all of it."""
+        try:
+            return self._cut
+        except AttributeError:
+            return None
 
     if TYPE_CHECKING:  # what the type checker sees: each SDK's own param type
 

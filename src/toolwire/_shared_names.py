@@ -11,10 +11,12 @@ from __future__ import annotations
 from ._api import Api
 from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
+from ._budget import ResultBudget, ResultCut
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
 from ._callers import ProgrammaticCaller, ToolCallerKind
 from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
+from ._guardrails import GuardrailRecord, RefuseCall, ReplaceContent
 from ._history import (
     AnyResponse,
     assistant_messages,
@@ -65,6 +67,7 @@ __all__ = [
     "FilePart",
     "GeminiResponseFormat",
     "GeminiToolChoiceParams",
+    "GuardrailRecord",
     "HandlerResult",
     "ImagePart",
     "media_report",
@@ -74,7 +77,11 @@ __all__ = [
     "MediaReport",
     "PendingCall",
     "ProgrammaticCaller",
+    "RefuseCall",
+    "ReplaceContent",
     "ResponsesToolChoiceParams",
+    "ResultBudget",
+    "ResultCut",
     "ResultPart",
     "SearchResultPart",
     "StandardToolCall",

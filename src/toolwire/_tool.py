@@ -24,6 +24,7 @@ from pydantic_core import core_schema
 
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
+from ._budget import check_tool_budget
 from ._callers import ToolCallerKind
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
@@ -45,6 +46,7 @@ if TYPE_CHECKING:
 
     from ._adapters.openai_chat.servers import ChatServer
     from ._approval import ApprovalRequired
+    from ._budget import ResultBudget
     from ._definition import GeminiResponseFormat
     from ._schema import SchemaReport
     from ._standard import (
@@ -73,6 +75,7 @@ _CONFIG_NAMES = (
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
     "model_tool_allowed_callers",
+    "model_tool_result_budget",
     "model_tool_max_retries",
 )
 
@@ -110,6 +113,10 @@ class ToolModel(pydantic.BaseModel):
     Completions and Gemini `tool_definitions` leaves it out until a search loads it).
     See the README's "Tool search"."""
 
+    model_tool_result_budget: ClassVar[ResultBudget | None] = None
+    """Class config: how much of this tool's result the model reads (`ResultBudget`):
+    over it, the head and the tail with a note of what was cut; `result.cut` keeps the
+    full result. Overrides the group's `result_budget`."""
     model_tool_max_retries: ClassVar[int | None] = None
     """Class config: how many failed calls in a row the model may retry before a
     `RetryBudget` tells it to stop calling this tool; None: the budget's `max_retries`."""
@@ -167,6 +174,8 @@ class ToolModel(pydantic.BaseModel):
             )
         _check_namespace(cls)
         _check_external(cls)
+        if "model_tool_result_budget" in cls.__dict__:
+            check_tool_budget(cls)
         if getattr(cls, "model_tool_max_retries", None) is not None:
             from ._retry_budget import check_max_retries
 

@@ -294,3 +294,41 @@ def test_mcp_tools_in_the_other_namespace_say_where_theirs_are() -> None:
             "t is a toolwire.core tool but this is a toolwire.aio ToolGroup. For a toolwire.aio group, take the server's tools from `server.tools`.",
         ]
     )
+
+
+def test_a_deferred_server_s_tools_load_through_tool_search() -> None:
+    """`defer_loading=True` marks every tool of the server deferred: Responses and
+    Anthropic get `defer_loading: true`, Chat Completions leaves them out until loaded;
+    the group's tool search finds them, and a found tool's call runs on the server."""
+    tools = [
+        types.Tool(name="get_weather", description="Weather of a city.", input_schema=ZOD_REUSE),
+        types.Tool(name="get_rate", description="Exchange rate.", input_schema=DRAFT_07),
+    ]
+
+    async def body() -> tuple[list[Any], list[Any], list[str], Any, Any]:
+        async with Client(echo(tools)) as client:
+            loaded = await MCPTools.load(client, defer_loading=True)
+            group = ToolGroup.from_list(loaded.tools)
+            group.add_tool_search(execution="client")
+            responses: list[Any] = group.tool_definitions("responses")
+            anthropic: list[Any] = group.tool_definitions("anthropic")
+            chat_tools: list[Any] = group.tool_definitions("chat.completions")
+            chat: list[str] = [d["function"]["name"] for d in chat_tools]
+            search = {"id": "s1", "type": "function", "function": {"name": "tool_search", "arguments": '{"queries": "weather"}'}}  # fmt: skip
+            found = await group.run_tool_calls([search], None, api="chat.completions")
+            weather = call("w1", "get_weather", {"from": {"city": "Oslo"}, "to": {"city": "Rome"}})
+            ran = await group.run_tool_calls([weather], None)
+            return responses, anthropic, chat, found[0].result_content, ran[0].result_content
+
+    responses, anthropic, chat, found, ran = run(body)
+    assert [(d.get("name"), d.get("defer_loading")) for d in responses] == snapshot(
+        [("get_weather", True), ("get_rate", True), (None, None)]
+    )
+    assert [(d.get("name"), d.get("defer_loading")) for d in anthropic] == snapshot(
+        [("get_weather", True), ("get_rate", True), ("tool_search", None)]
+    )
+    assert chat == snapshot(["tool_search"])
+    assert json.loads(found) == snapshot(
+        {"loaded_tools": [{"name": "get_weather", "description": "Weather of a city."}]}
+    )
+    assert ran == snapshot('{"from": {"city": "Oslo"}, "to": {"city": "Rome"}}')

@@ -10,16 +10,18 @@ Completions delta, the item's `output_index` in Responses, the content block's
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypeAliasType
 
 from .._call import StandardToolCall
 from .._turn import TurnStatus
 from ._fast_frozen import AssignsPlainly
+from ._scanner import StringDelta
 
 if TYPE_CHECKING:
-    from ._preview import ArgumentsPreview, StringDelta
+    from ._preview import ArgumentsPreview
+    from ._scanner import PathKey
 
 __all__ = [
     "ReasoningDelta",
@@ -83,7 +85,7 @@ class ToolCallStarted:
     """True when the API sent no id and `call_id` was made up by toolwire (Gemini)."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False, repr=False)
 class ToolCallArgumentsDelta:
     """A fragment of a call's arguments (raw JSON text, split anywhere).
 
@@ -91,6 +93,9 @@ class ToolCallArgumentsDelta:
     being streamed, with its path (e.g. `("content",)` while a file's content
     arrives): the cheap way to drive a live preview. `partial_arguments` parses
     everything received so far; see its docstring for what it may lag by.
+
+    One object is made per fragment: `string_delta` is built when read, from the text
+    and path kept here (a stream makes one event per fragment, read or not).
     """
 
     index: int
@@ -98,8 +103,42 @@ class ToolCallArgumentsDelta:
     call_id: str
     name: str
     fragment: str
-    string_delta: StringDelta | None
-    _preview: ArgumentsPreview = field(repr=False, compare=False)
+    _string_path: tuple[PathKey, ...] | None
+    _string_text: str | None
+    _preview: ArgumentsPreview = field(compare=False)
+
+    __match_args__ = ("index", "provider_index", "call_id", "name", "fragment", "string_delta")
+
+    def __init__(
+        self,
+        index: int,
+        provider_index: int,
+        call_id: str,
+        name: str,
+        fragment: str,
+        string_delta: StringDelta | None,
+        _preview: ArgumentsPreview,
+    ) -> None:
+        # The fields are set once, by `NewArgumentsDelta.__init__`, which assigns them
+        # plainly and gives the object back its public class.
+        object.__setattr__(self, "__class__", NewArgumentsDelta)
+        path, text = (
+            (None, None) if string_delta is None else (string_delta.path, string_delta.text)
+        )
+        NewArgumentsDelta.__init__(
+            cast("NewArgumentsDelta", self), index, provider_index, call_id, name, fragment,
+            path, text, _preview,
+        )  # fmt: skip
+
+    @property
+    def string_delta(self) -> StringDelta | None:
+        """The decoded text this fragment appended to a string value, with its path, or
+        None when it appended none (keys, numbers, punctuation; text that stopped being a
+        JSON object). Built when read; equal events give equal deltas."""
+        text = self._string_text
+        if text is None:
+            return None
+        return StringDelta(cast("tuple[PathKey, ...]", self._string_path), text)
 
     @property
     def partial_arguments(self) -> dict[str, Any]:
@@ -119,10 +158,18 @@ class ToolCallArgumentsDelta:
             return preview._preview
         return preview.partial()
 
+    def __repr__(self) -> str:
+        return (
+            f"ToolCallArgumentsDelta(index={self.index!r}, provider_index="
+            f"{self.provider_index!r}, call_id={self.call_id!r}, name={self.name!r}, "
+            f"fragment={self.fragment!r}, string_delta={self.string_delta!r})"
+        )
+
 
 class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
     """Makes a `ToolCallArgumentsDelta` a quarter of the cost of its own `__init__`
-    (one is made per streamed fragment; see `_fast_frozen`)."""
+    (one is made per streamed fragment; see `_fast_frozen`), from the text and path
+    the arguments' scanner returned (no `StringDelta` is made until one is read)."""
 
     __slots__ = ()
 
@@ -133,7 +180,8 @@ class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
         call_id: str,
         name: str,
         fragment: str,
-        string_delta: StringDelta | None,
+        string_path: tuple[PathKey, ...] | None,
+        string_text: str | None,
         preview: ArgumentsPreview,
     ) -> None:
         this: Any = self  # the checker sees the frozen fields; they are plain here
@@ -142,7 +190,8 @@ class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
         this.call_id = call_id
         this.name = name
         this.fragment = fragment
-        this.string_delta = string_delta
+        this._string_path = string_path
+        this._string_text = string_text
         this._preview = preview
         this.__class__ = ToolCallArgumentsDelta
 

@@ -72,15 +72,16 @@ class ArgumentsPreview:
         "_preview",
         "_preview_at",
         "_raw",
-        "_scanner",
         "_size",
+        "scanner",
     )
 
     def __init__(self) -> None:
         self._chunks: list[str] = []
         self._raw: str | None = ""
         self._size = 0
-        self._scanner = JsonScanner()
+        self.scanner = JsonScanner()
+        """The JSON scanner over the fragments (read its state; never feed it)."""
         self._preview: dict[str, Any] = {}
         self._preview_at = 0  # the preview is the partial parse of raw[:_preview_at]
         self._fresh_until = 0  # the cached preview is good enough up to this size
@@ -88,12 +89,19 @@ class ArgumentsPreview:
         # the open string value at this path, and only that string grew (or ended) since
 
     def feed(self, fragment: str) -> StringDelta | None:
+        """Add the next fragment of the arguments' JSON text (see `add`); return the
+        text it appended to a string value as a `StringDelta`, with the value's path."""
+        text = self.add(fragment)
+        return None if text is None else StringDelta(self.scanner.delta_path, text)
+
+    def add(self, fragment: str) -> str | None:
         """Add the next fragment of the arguments' JSON text.
 
-        Returns the decoded text that the fragment appended to a string value, with the
-        value's path, or `None` if it appended none (text of keys does not count). An
-        escape or surrogate pair cut by the fragment's end is held back and reported
-        with the fragment that completes it. When one fragment appends to several string
+        Returns the decoded text that the fragment appended to a string value (its path
+        is then `scanner.delta_path`), or `None` if it appended none (text of keys does
+        not count). The stream events call this one: they build the `StringDelta` only
+        when it is read. An escape or surrogate pair cut by the fragment's end is held
+        back and reported with the fragment that completes it. When one fragment appends to several string
         values (it closes one and opens another), the delta is for the last of them; so
         the deltas of a path always add up to the final value when that value is the
         last string of the arguments (the file-content case), and whenever no fragment
@@ -105,7 +113,7 @@ class ArgumentsPreview:
         self._chunks.append(fragment)
         self._size = size_before + len(fragment)
         self._raw = None
-        scanner = self._scanner
+        scanner = self.scanner
         delta = scanner.feed(fragment)
         if scanner.changed:
             if not scanner.only_closed_value:
@@ -144,7 +152,7 @@ class ArgumentsPreview:
         """
         if self._size <= self._fresh_until:
             return self._preview
-        scanner = self._scanner
+        scanner = self.scanner
         if not scanner.tracking:
             self._stop()
         elif self._leaf_path is not None:
@@ -156,7 +164,7 @@ class ArgumentsPreview:
 
     def complete(self) -> bool:
         """Whether `raw` is one complete JSON value (of any type); O(1) in practice."""
-        return self._scanner.complete()
+        return self.scanner.complete()
 
     def _moved_to(self, size: int) -> None:
         """Record that the preview now reflects `raw[:size]`. It stays good enough while
@@ -171,7 +179,7 @@ class ArgumentsPreview:
         Complete arguments go through `json.loads`, which gives the same result on text
         the scanner accepted (no NaN, no lone surrogates) and is faster on a `str`.
         """
-        scanner = self._scanner
+        scanner = self.scanner
         try:
             if scanner.complete():
                 value = json.loads(self.raw)
@@ -197,7 +205,7 @@ class ArgumentsPreview:
         """Freeze the preview: at the longest well-formed prefix if the text went bad,
         as it is if the root is not an object or the nesting went too deep."""
         self._fresh_until = sys.maxsize
-        scanner = self._scanner
+        scanner = self.scanner
         failed_at = scanner.failed_at
         if failed_at is None or not scanner.root_is_object or scanner.too_deep:
             return

@@ -10,9 +10,8 @@ streamed) is what the preview needs to stay cheap, and what a live file preview 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import cast
 
-from ._fast_frozen import AssignsPlainly
 from ._json_text import (
     BODY,
     COMPLETE_SCALAR,
@@ -68,19 +67,6 @@ class StringDelta:
     text: str
 
 
-class _NewStringDelta(AssignsPlainly, StringDelta):
-    """Makes a `StringDelta` at the cost of a plain object (one per streamed fragment;
-    see `_fast_frozen`)."""
-
-    __slots__ = ()
-
-    def __init__(self, path: tuple[PathKey, ...], text: str) -> None:
-        this: Any = self  # the checker sees the frozen fields; they are plain here
-        this.path = path
-        this.text = text
-        this.__class__ = StringDelta
-
-
 class JsonScanner:
     """Track a JSON text fed in fragments without parsing it into values.
 
@@ -98,6 +84,7 @@ class JsonScanner:
         tracking: whether paths and string-value text are being kept (the root is an
             object, the nesting stayed within the cap and the text is still valid).
         value_path: path of the string value that is open, or was open last.
+        delta_path: path of the string value the text `feed` last returned went to.
     """
 
     __slots__ = (
@@ -110,6 +97,7 @@ class JsonScanner:
         "_state",
         "_value_parts",
         "changed",
+        "delta_path",
         "only_closed_value",
         "failed_at",
         "root_is_object",
@@ -135,6 +123,7 @@ class JsonScanner:
         self.too_deep = False
         self.tracking = True
         self.value_path: tuple[PathKey, ...] = ()
+        self.delta_path: tuple[PathKey, ...] = ()
 
     @property
     def in_value(self) -> bool:
@@ -161,12 +150,15 @@ class JsonScanner:
             return COMPLETE_SCALAR.fullmatch("".join(self._scalar_parts)) is not None
         return False
 
-    def feed(self, fragment: str) -> StringDelta | None:
-        """Scan one more fragment; return the text it appended to a string value.
+    def feed(self, fragment: str) -> str | None:
+        """Scan one more fragment; return the decoded text it appended to a string value
+        (`delta_path` is that value's path), or None if it appended none.
 
-        When the fragment touched several string values, the delta is for the last one
+        When the fragment touched several string values, the text is the last one's
         that received text (the one still open at the end, if any); text appended to an
-        earlier value closed by the same fragment is not reported.
+        earlier value closed by the same fragment is not reported. Returning the text,
+        not a `StringDelta`, saves an object per fragment: the stream events build one
+        only when read.
         """
         start = self._offset
         self._offset = start + len(fragment)
@@ -184,7 +176,8 @@ class JsonScanner:
                 # of a file's content.
                 self.changed = self.only_closed_value = False
                 self._value_parts.append(fragment)
-                return _NewStringDelta(self.value_path, fragment)
+                self.delta_path = self.value_path
+                return fragment
             split = split_body(self._carry + fragment if self._carry else fragment)
             if split is not None:
                 text, self._carry = split
@@ -192,13 +185,14 @@ class JsonScanner:
                 if not text:
                     return None
                 self._value_parts.append(text)
-                return _NewStringDelta(self.value_path, text)
+                self.delta_path = self.value_path
+                return text
         if self._state == _FAILED or not fragment:
             self.changed = False
             return None
         return self._scan(fragment, start)
 
-    def _scan(self, fragment: str, start: int) -> StringDelta | None:
+    def _scan(self, fragment: str, start: int) -> str | None:
         """The general path: tokenize `fragment`, which begins at offset `start`."""
         text = fragment
         if self._carry:
@@ -338,7 +332,8 @@ class JsonScanner:
         self.only_closed_value = only_closed_value
         if delta_path is None:
             return None
-        return _NewStringDelta(delta_path, delta_text)
+        self.delta_path = delta_path
+        return delta_text
 
     def _scalar_may_continue(self) -> bool:
         """Whether the number or literal cut by the fragment's end can still become a

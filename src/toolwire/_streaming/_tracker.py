@@ -92,15 +92,17 @@ class CallTracker:
         call = self._open.get(key)
         if call is None or not fragment:
             return None
-        string_delta = call.preview.feed(fragment)
+        preview = call.preview
+        text = preview.add(fragment)
         return NewArgumentsDelta(
             call.index,
             call.provider_index,
             call.call_id,
             call.name,
             fragment,
-            string_delta,
-            call.preview,
+            None if text is None else preview.scanner.delta_path,
+            text,
+            preview,
         )
 
     def finish(

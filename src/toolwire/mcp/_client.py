@@ -26,6 +26,7 @@ from mcp.shared.subscriptions import ToolsListChanged
 from .._aio import BaseFunctionToolModel
 from .._api import API_NAMES, Api, check_api
 from .._batch import CallTimedOut
+from .._budget import ResultBudget, check_group_budget
 from .._core import BaseFunctionToolModel as SyncFunctionToolModel
 from .._parts import ToolContent
 from .._schema import InputPlan, compile_schema, input_plan
@@ -320,6 +321,7 @@ class MCPTools:
             it), and those that run only as MCP tasks.
         changed: True once the server said its tool list changed (see `notice`);
             `refresh()` resets it.
+        defer_loading: whether every tool is marked deferred (see `load`).
     """
 
     def __init__(
@@ -329,6 +331,8 @@ class MCPTools:
         prefix: str = "",
         timeout: float | None = 30.0,
         strict: bool | None = None,
+        defer_loading: bool = False,
+        result_budget: ResultBudget | None = None,
     ) -> None:
         if timeout is not None and timeout <= 0:
             raise ValueError(f"timeout must be a positive number of seconds or None, not {timeout!r}.")  # fmt: skip
@@ -336,6 +340,8 @@ class MCPTools:
         self.prefix = prefix
         self.timeout = timeout
         self.strict = strict
+        self.defer_loading = defer_loading
+        self.result_budget = check_group_budget(result_budget)
         self.server = _server_name(session)
         self.tools: list[type[MCPTool[Any]]] = []
         self.skipped: dict[str, str] = {}
@@ -350,6 +356,8 @@ class MCPTools:
         prefix: str = "",
         timeout: float | None = 30.0,
         strict: bool | None = None,
+        defer_loading: bool = False,
+        result_budget: ResultBudget | None = None,
     ) -> MCPTools:
         """List the server's tools and build a class for each.
 
@@ -362,8 +370,21 @@ class MCPTools:
             strict: None: strict (OpenAI `strict`, Anthropic strict tools) where the
                 server's schema allows it, else not, with the reason on the class's
                 `mcp_strict_refused`; True: strict or `SchemaError`; False: never.
+            defer_loading: mark every tool of the server deferred
+                (`model_tool_defer_loading`): the model finds them through the group's
+                tool search (`add_tool_search`) instead of seeing them all up front.
+            result_budget: how much of each tool's result the model reads (a
+                `ResultBudget`, the tools' `model_tool_result_budget`); None: the
+                group's budget applies, if it has one.
         """
-        tools = cls(session, prefix=prefix, timeout=timeout, strict=strict)
+        tools = cls(
+            session,
+            prefix=prefix,
+            timeout=timeout,
+            strict=strict,
+            defer_loading=defer_loading,
+            result_budget=result_budget,
+        )
         await tools.refresh()
         return tools
 
@@ -462,9 +483,15 @@ def _namespace(server_tool: _ServerTool) -> dict[str, Any]:
         "model_tool_custom_name": server_tool.name,
         "model_tool_custom_description": description or f"The MCP tool {tool.name}.",
         "model_tool_custom_json_schema": server_tool.schema,
+        "model_tool_defer_loading": server_tool.tools.defer_loading,
         "mcp_tool": tool,
         "_mcp_server_tool": server_tool,
-    }
+    } | _budget(server_tool.tools.result_budget)
+
+
+def _budget(budget: ResultBudget | None) -> dict[str, Any]:
+    """The class config of a server's result budget, if it has one."""
+    return {} if budget is None else {"model_tool_result_budget": budget}
 
 
 def _left_out(tool: types.Tool) -> str | None:

@@ -242,10 +242,9 @@ class GeminiAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[Content]:
-        from google.genai import types
-
         parts = [function_response_part(result, media) for result in results]
-        return [built(types.Content, role="user", parts=parts), *attachments(results, media)]
+        answer: Content = built("Content", role="user", parts=parts)
+        return [answer, *attachments(results, media)]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Literal
 
 import pydantic
 
@@ -38,7 +38,7 @@ from ..._media import (
 from ..._parts import ImagePart, MediaPart, media_kind, media_type_of
 
 if TYPE_CHECKING:
-    from google.genai.types import Content, FunctionResponsePart, Part
+    from google.genai.types import Content, FunctionResponse, FunctionResponsePart, Part
 
     from ..._result import ToolCallResult
 
@@ -51,24 +51,48 @@ __all__ = [
     "place",
 ]
 
-Model = TypeVar("Model", bound=pydantic.BaseModel)
+Built = Literal["Content", "Part", "FunctionResponse"]
+"""The SDK classes `built` makes."""
 
-_EMPTY: dict[type[pydantic.BaseModel], pydantic.BaseModel] = {}
-"""One empty instance per SDK class, which `built` copies."""
+_EMPTY: dict[str, tuple[pydantic.BaseModel, bool]] = {}
+"""SDK class name -> one empty instance of it, which `built` copies, and whether its
+values are all in its `__dict__` (no extra or private values)."""
 
 
-def built(cls: type[Model], **fields: Any) -> Model:
-    """An SDK model holding `fields`, values already of the fields' types, without
-    validating them again.
+def built(sdk_class: Built, /, **fields: Any) -> Any:
+    """An instance of google-genai's `types.<sdk_class>` holding `fields`, values already of
+    the fields' types, without validating them again.
 
     google-genai's models validate every field on construction (a Part has over twenty):
     building a rendered result's Content, Part and FunctionResponse that way was most of
     a Gemini response's dispatch. The copy is equal to the validated model, with the same
-    fields set. Only for values toolwire made itself (strings, dicts, SDK models)."""
-    empty = _EMPTY.get(cls)
-    if empty is None:
-        empty = _EMPTY[cls] = cls()
-    return empty.model_copy(update=fields)  # pyright: ignore[reportReturnType]
+    fields set. Only for values toolwire made itself (strings, dicts, SDK models). The
+    class is found by name once: no import statement runs per rendered result."""
+    template = _EMPTY.get(sdk_class)
+    if template is None:
+        from google.genai import types
+
+        empty: pydantic.BaseModel = getattr(types, sdk_class)()
+        plain = empty.__pydantic_extra__ is None and not getattr(
+            empty, "__pydantic_private__", None
+        )
+        template = _EMPTY[sdk_class] = (empty, plain)
+    empty, plain = template
+    if not plain:
+        return empty.model_copy(update=fields)
+    # What `model_copy(update=fields)` makes, without its general copy machinery (a
+    # third of a one-call Gemini answer): the empty model's values with `fields` over
+    # them, those fields marked as set.
+    cls = type(empty)
+    made = cls.__new__(cls)
+    values = empty.__dict__.copy()
+    values.update(fields)
+    _set = object.__setattr__
+    _set(made, "__dict__", values)
+    _set(made, "__pydantic_fields_set__", set(fields))
+    _set(made, "__pydantic_extra__", None)
+    _set(made, "__pydantic_private__", None)
+    return made
 
 
 NAMELESS_CALL_NAME = "unnamed_function"
@@ -141,18 +165,17 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
     in `parts`; other media follow in the user Content `tool_result_messages` adds, and
     the text says so.
     """
-    from google.genai import types
-
     key = "output" if result.fail_reason is None else "error"
     text, native = text_with_notes(result, media, place)
-    response = built(
-        types.FunctionResponse,
+    response: FunctionResponse = built(
+        "FunctionResponse",
         id=None if result.synthesized_id else result.call_id,
         name=result.name or NAMELESS_CALL_NAME,
         response={key: text},
         parts=[_response_part(part) for part in native] or None,
     )
-    return built(types.Part, function_response=response)
+    part: Part = built("Part", function_response=response)
+    return part
 
 
 def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -> list[Content]:
@@ -164,10 +187,13 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
     the turn's calls instead (from 1, the order of the function responses, which is how
     the API pairs calls without ids with their responses).
     """
+    placed = list(moved_media(results, media, place))
+    if not placed:
+        return []
     from google.genai import types
 
     parts: list[Part] = []
-    for position, result, moved in moved_media(results, media, place):
+    for position, result, moved in placed:
         name = result.name or NAMELESS_CALL_NAME
         call = f"function call {position}" if result.synthesized_id else f"call {result.call_id}"
         parts.append(types.Part(text=f"From {name} ({call}):"))
@@ -181,7 +207,7 @@ def attachments(results: Sequence[ToolCallResult[Any]], media: MediaPlacement) -
                 parts.append(
                     types.Part(file_data=types.FileData(file_uri=uri, mime_type=media_type))
                 )
-    return [types.Content(role="user", parts=parts)] if parts else []
+    return [types.Content(role="user", parts=parts)]
 
 
 def _response_part(part: MediaPart) -> FunctionResponsePart:

@@ -35,6 +35,7 @@ from ..._api import RESPONSES_ITEM_TYPES, api_of, is_sdk_type, mro_names, wrong_
 from ..._call import StandardToolCall, synthesized_id
 from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
+from ..._mcp_approval import approval_call
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import call_text, field, media_native_for_every_model
 from .._openai import NO_ARGUMENTS, check_openai_name
@@ -312,6 +313,16 @@ def _read_items(
                         get("arguments", None),
                         not call_id,
                         cut,
+                    )
+                )
+                continue
+            if kind == "mcp_approval_request" and other_calls == "raise":
+                calls.append(
+                    approval_call(
+                        call_text(get("id", None), "id", "responses") or "",
+                        call_text(get("server_label", None), "server_label", "responses") or "",
+                        call_text(get("name", None), "name", "responses") or "",
+                        get("arguments", None),
                     )
                 )
                 continue

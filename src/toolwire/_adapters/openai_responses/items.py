@@ -98,8 +98,19 @@ def unhandled_message(calls: list[ClientCall]) -> str:
     """What `UnhandledCallsError` says: which calls, and what to do about them."""
     listed = ", ".join(repr(call) for call in calls)
     answers = sorted({f"a {call.answer} for each {call.kind}" for call in calls})
+    builders = sorted({_BUILDERS[call.kind] for call in calls if call.kind in _BUILDERS})
+    typed = (
+        f" `builtin_calls(response)` lists them typed; {', '.join(builders)} build the answers."
+        if builders
+        else ""
+    )
     return (
         f"This response holds client-side calls toolwire does not run: {listed}. Handle "
         f"them first (the next request needs {' and '.join(answers)}), then pass "
         'other_calls="ignore" to run the function and custom tool calls with toolwire.'
+        f"{typed}"
     )
+
+
+_BUILDERS = {kind: f"{answer}()" for kind, answer in _CLIENT_CALL_ANSWERS.items()}
+"""The `toolwire.core` function that builds each built-in call's answer (`builtin.py`)."""

@@ -38,12 +38,17 @@ if TYPE_CHECKING:
         ResponseInputTextContentParam,
         ResponseToolSearchOutputItemParamParam,
     )
-    from openai.types.responses.response_input_param import AdditionalTools, FunctionCallOutput
+    from openai.types.responses.response_input_param import (
+        AdditionalTools,
+        FunctionCallOutput,
+        McpApprovalResponse,
+    )
     from openai.types.responses.response_input_text_content_param import PromptCacheBreakpoint
 
     from ..._result import ToolCallResult
 
 __all__ = [
+    "approval_response",
     "attachments",
     "loaded_definitions",
     "mark_breakpoint",
@@ -73,6 +78,8 @@ def output_item(
     call gets its `tool_search_output`, holding the definitions of the tools it loads."""
     if result.type == "tool_search":
         return cast(Any, search_output(result))
+    if result.type == "mcp_approval":
+        return cast(Any, approval_response(result))
     output: Any = laid_out(result, media, place, _input_text, _input_part)
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
@@ -117,7 +124,7 @@ def attachments(
     loaded = [
         reference
         for result in results
-        if result.type != "tool_search"
+        if result.result_parts and result.type != "tool_search"
         for reference in references_of(result)
     ]
     if loaded:
@@ -135,6 +142,19 @@ def attachments(
         message: Any = {"role": "user", "content": content}
         items.append(message)
     return items
+
+
+def approval_response(result: ToolCallResult[Any]) -> McpApprovalResponse:
+    """The `mcp_approval_response` answering an MCP approval request's pending call:
+    approving when it ran, refusing (the failure's text as the reason) otherwise."""
+    if result.fail_reason is None:
+        return {"type": "mcp_approval_response", "approval_request_id": result.call_id, "approve": True}  # fmt: skip
+    return {
+        "type": "mcp_approval_response",
+        "approval_request_id": result.call_id,
+        "approve": False,
+        "reason": result.result_content,
+    }
 
 
 def search_output(result: ToolCallResult[Any]) -> ResponseToolSearchOutputItemParamParam:

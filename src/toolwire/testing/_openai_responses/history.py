@@ -11,6 +11,12 @@ What the live API rejects, and how each rule reads:
   placed before its call;
 - the same for a `tool_search_call` the client runs (`execution: "client"`) and its
   `tool_search_output` (a search the server ran has no `call_id` and pairs nothing);
+- the same for the client-executed built-in calls: a `shell_call` (one the client runs, not in a
+  hosted container), `local_shell_call`, `apply_patch_call` or `computer_call` needs its
+  `*_output` (a `local_shell_call_output`
+  names its call in `id`); an `mcp_approval_response` must answer an earlier
+  `mcp_approval_request` (by `approval_request_id`) once, but a request may stay
+  unanswered (the server then does not run that MCP call);
 - a second output for one call, an output of the wrong kind (a
   `custom_tool_call_output` for a `function_call`), and a call or output
   without a `call_id`.
@@ -44,16 +50,53 @@ _OUTPUT_OF = {
     "function_call": "function_call_output",
     "custom_tool_call": "custom_tool_call_output",
     "tool_search_call": "tool_search_output",
+    "shell_call": "shell_call_output",
+    "local_shell_call": "local_shell_call_output",
+    "apply_patch_call": "apply_patch_call_output",
+    "computer_call": "computer_call_output",
+    "mcp_approval_request": "mcp_approval_response",
 }
 _CALL_OF = {output: call for call, output in _OUTPUT_OF.items()}
+_ID_KEY = {
+    "local_shell_call_output": "id",
+    "mcp_approval_request": "id",
+    "mcp_approval_response": "approval_request_id",
+}
+"""The key holding the id that pairs a call and its answer, where it is not `call_id`."""
+_MAY_STAY_UNANSWERED = frozenset({"mcp_approval_request"})
+
+
+def _hosted(item: Mapping[str, Any]) -> bool:
+    """A `shell_call` the server ran in a hosted container: its output is the server's."""
+    environment = item.get("environment")
+    return isinstance(environment, Mapping) and (
+        cast("Mapping[str, Any]", environment).get("type") == "container_reference"
+    )
+
+
 _SEARCH_ITEMS = ("tool_search_call", "tool_search_output")
 
 
 def _calls_answered_by(kind: str) -> str:
     """The calls an output of `kind` may answer, as its error names them."""
-    return (
-        "tool_search_call" if kind == "tool_search_output" else "function_call or custom_tool_call"
-    )
+    if kind in ("function_call_output", "custom_tool_call_output"):
+        return "function_call or custom_tool_call"
+    return _CALL_OF[kind]
+
+
+def _right_kind(call_kind: str) -> str:
+    """What to answer a call of `call_kind` with, as a wrong-kind answer's error says."""
+    if call_kind in ("function_call", "custom_tool_call"):
+        return (
+            "answer a function_call with a function_call_output and a custom_tool_call "
+            "with a custom_tool_call_output"
+        )
+    return f"answer a {call_kind} with a {_OUTPUT_OF[call_kind]}"
+
+
+def _id_of(item: Mapping[str, Any], kind: str) -> str:
+    """The id pairing a call or answer of `kind` (its `call_id`, or see `_ID_KEY`)."""
+    return text_field(item, _ID_KEY.get(kind, "call_id"))
 
 
 def _kind(item: Mapping[str, Any]) -> str | None:
@@ -70,6 +113,7 @@ class _Call:
         self.kind = kind
         self.name = name
         self.answered_at: int | None = None
+        self.optional = False  # may stay unanswered
 
 
 def responses_history_problems(
@@ -92,33 +136,39 @@ def responses_history_problems(
     references = any(text_field(item, "type") == "item_reference" for item in items)
     for index, item in enumerate(items):
         kind = _kind(item)
-        call_id = text_field(item, "call_id")
+        if kind is None:
+            continue
+        call_id = _id_of(item, kind)
         if kind in _OUTPUT_OF:
             name = text_field(item, "name") or "unnamed"
             if not call_id:
                 problems.append(
                     HistoryProblem(
                         where.index(index),
-                        f"{where(index)} ({kind}, {name}) has no call_id; replay the item as "
-                        "the API returned it, call_id included",
+                        f"{where(index)} ({kind}, {name}) has no {_ID_KEY.get(kind, 'call_id')}; "
+                        "replay the item as the API returned it, "
+                        f"{_ID_KEY.get(kind, 'call_id')} included",
                     )
                 )
                 continue
-            calls.setdefault(call_id, []).append(_Call(index, kind, name))
+            call = _Call(index, kind, name)
+            call.optional = kind in _MAY_STAY_UNANSWERED or _hosted(item)
+            calls.setdefault(call_id, []).append(call)
         elif kind in _CALL_OF:
             problems += _output(
                 index, kind, call_id, calls, later_calls, references, where, unanswerable_hint
             )
     for call_id, same_id in calls.items():
         for call in same_id:
-            if call.answered_at is None:
+            if call.answered_at is None and not call.optional:
                 output = _OUTPUT_OF[call.kind]
                 problems.append(
                     HistoryProblem(
                         where.index(call.index),
                         f"{where(call.index)} ({call.kind} {call_id!r}, {call.name}) has no "
-                        f"{output} with call_id {call_id!r} after it; append one {output} "
-                        "item per call, carrying its call_id",
+                        f"{output} with {_ID_KEY.get(output, 'call_id')} {call_id!r} after it; "
+                        f"append one {output} item per call, carrying its "
+                        f"{_ID_KEY.get(output, 'call_id')}",
                     )
                 )
     return sorted_problems(problems)
@@ -143,8 +193,9 @@ class _Where:
 def _first_call_positions(items: Sequence[Mapping[str, Any]]) -> dict[str, int]:
     positions: dict[str, int] = {}
     for index, item in enumerate(items):
-        call_id = text_field(item, "call_id")
-        if _kind(item) in _OUTPUT_OF and call_id:
+        kind = _kind(item)
+        call_id = _id_of(item, kind) if kind is not None else ""
+        if kind in _OUTPUT_OF and call_id:
             positions.setdefault(call_id, index)
     return positions
 
@@ -163,8 +214,8 @@ def _output(
         return [
             HistoryProblem(
                 where.index(index),
-                f"{where(index)} ({kind}) has no call_id; set it to the call_id of the call "
-                "it answers",
+                f"{where(index)} ({kind}) has no {_ID_KEY.get(kind, 'call_id')}; set it to "
+                "the call_id of the call it answers",
             )
         ]
     same_id = calls.get(call_id, [])
@@ -177,8 +228,7 @@ def _output(
                 HistoryProblem(
                     where.index(index),
                     f"{where(index)} ({kind}) answers {call_id!r}, which is a {call.kind} "
-                    f"({where(call.index)}); answer a function_call with a "
-                    "function_call_output and a custom_tool_call with a custom_tool_call_output",
+                    f"({where(call.index)}); {_right_kind(call.kind)}",
                 )
             ]
         return []
@@ -205,7 +255,8 @@ def _output(
     return [
         HistoryProblem(
             where.index(index),
-            f"{where(index)} ({kind}) has call_id {call_id!r}, but no {_calls_answered_by(kind)} "
+            f"{where(index)} ({kind}) has {_ID_KEY.get(kind, 'call_id')} {call_id!r}, but no "
+            f"{_calls_answered_by(kind)} "
             "before it has that call_id; give each output the call_id of a "
             f"call that comes before it in the input{unanswerable_hint}",
         )
