@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from typing_extensions import TypeAliasType
 
+from ._callers import ProgrammaticCaller
+
 if TYPE_CHECKING:
     from anthropic.types import ToolUseBlock, ToolUseBlockParam
     from anthropic.types.beta import BetaToolUseBlock
@@ -68,6 +70,8 @@ class StandardToolCall:
             sent none. For Gemini such ids never go on the wire.
         truncated: True when a length limit cut the call off; it is answered with a
             "truncated" failure and never run.
+        caller: None when the model made the call itself; a `ProgrammaticCaller` when
+            its code did (programmatic tool calling: see `model_tool_allowed_callers`).
     """
 
     type: CallType
@@ -76,6 +80,7 @@ class StandardToolCall:
     input: str | Mapping[str, Any] | None
     synthesized_id: bool = False
     truncated: bool = False
+    caller: ProgrammaticCaller | None = None
 
     @classmethod
     def from_any_call(cls, call: AnyToolCall) -> StandardToolCall:

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ._adapters.anthropic.callers import next_request_container
     from ._adapters.openai_chat.failed import FailedGeneration, failed_generation
     from ._adapters.openai_chat.recover import recover_text_calls
     from ._adapters.openai_chat.servers import ChatServer
@@ -62,6 +63,7 @@ __all__ = [
     "computer_call_output",
     "failed_generation",
     "FailedGeneration",
+    "next_request_container",
     "local_shell_call_output",
     "MCPApproval",
     "mcp_approval_response",
@@ -121,6 +123,7 @@ LAZY_NAMES: dict[str, str] = {
     "FailedGeneration": "._adapters.openai_chat.failed",
     "failed_generation": "._adapters.openai_chat.failed",
     "recover_text_calls": "._adapters.openai_chat.recover",
+    "next_request_container": "._adapters.anthropic.callers",
     "MCPApproval": "._mcp_approval_tool",
     "BuiltinCall": "._adapters.openai_responses.builtin",
     "ShellCommandOutput": "._adapters.openai_responses.builtin",

@@ -13,6 +13,7 @@ from ._approval import ApprovalRequired
 from ._batch import UnexpectedErrors
 from ._budget import ResultBudget, ResultCut
 from ._call import AnyCustomToolCall, AnyFunctionToolCall, AnyToolCall, StandardToolCall
+from ._callers import ProgrammaticCaller, ToolCallerKind
 from ._decisions import ArgumentEdit
 from ._definition import CustomToolFormat, GeminiResponseFormat, ToolNamespace
 from ._guardrails import GuardrailRecord, RefuseCall, ReplaceContent
@@ -75,6 +76,7 @@ __all__ = [
     "MediaPlacement",
     "MediaReport",
     "PendingCall",
+    "ProgrammaticCaller",
     "RefuseCall",
     "ReplaceContent",
     "ResponsesToolChoiceParams",
@@ -83,6 +85,7 @@ __all__ = [
     "ResultPart",
     "SearchResultPart",
     "StandardToolCall",
+    "ToolCallerKind",
     "tool_result_messages",
     "ToolBatchError",
     "ToolCallEnd",

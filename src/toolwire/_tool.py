@@ -25,6 +25,7 @@ from pydantic_core import core_schema
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
 from ._budget import check_tool_budget
+from ._callers import ToolCallerKind
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
 from ._json import copy_json
@@ -73,6 +74,7 @@ _CONFIG_NAMES = (
     "model_tool_defer_loading",
     "model_tool_namespace",
     "model_tool_eager_input_streaming",
+    "model_tool_allowed_callers",
     "model_tool_result_budget",
     "model_tool_max_retries",
 )
@@ -399,6 +401,13 @@ class FunctionToolModel(ToolModel):
     cut by `max_tokens` may then end in partial JSON: that call is answered "truncated"
     and never runs."""
 
+    model_tool_allowed_callers: ClassVar[Sequence[ToolCallerKind] | None] = None
+    """Class config: who may call this tool (programmatic tool calling), e.g.
+    `["code_execution_20250825"]`: the model's code execution calls it from the program
+    it runs (each such call's `StandardToolCall.caller` says so); add "direct" to let the
+    model call it itself too. None: the API's default (the model calls it directly).
+    Anthropic only: the other APIs leave it out, and the schema report says so."""
+
     @classmethod
     def model_tool_input_examples(cls) -> Sequence[Self]:
         """Override to show the model well-formed calls: return instances of the class,
@@ -417,6 +426,10 @@ class FunctionToolModel(ToolModel):
             from ._examples import example_arguments
 
             example_arguments(cls)  # invalid examples raise now, not at the first request
+        if cls.model_tool_allowed_callers is not None:
+            from ._callers import allowed_callers_of
+
+            allowed_callers_of(cls)  # an unknown caller raises now
 
     @classmethod
     def __get_pydantic_core_schema__(
@@ -687,6 +700,7 @@ def _function_spec(
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
         text, report, examples = cls._tool_description(description), compiled.report, ()
+        callers: tuple[ToolCallerKind, ...] = ()
         if not output:
             from ._examples import example_arguments, with_examples_described
 
@@ -697,6 +711,15 @@ def _function_spec(
                 api,
                 native=adapter(api).native_input_examples,
             )
+            if cls.model_tool_allowed_callers is not None:
+                from ._callers import allowed_callers_of, with_callers_reported
+
+                callers, report = with_callers_reported(
+                    allowed_callers_of(cls),
+                    report,
+                    api,
+                    native=adapter(api).native_allowed_callers,
+                )
         spec = per_api[key] = FunctionToolSpec(
             name=cls.model_tool_name(),
             description=text,
@@ -708,6 +731,7 @@ def _function_spec(
             defer_loading=not output and cls._deferred(),
             input_examples=examples,
             eager_input_streaming=not output and cls.model_tool_eager_input_streaming,
+            allowed_callers=callers,
         )
     return spec
 

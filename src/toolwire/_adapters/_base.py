@@ -51,6 +51,9 @@ class Adapter(Protocol):
     """Whether a tool result takes search result blocks (else a `SearchResultPart` goes
     as its text)."""
 
+    native_allowed_callers: bool
+    """Whether definitions carry `allowed_callers` (programmatic tool calling)."""
+
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...
     def tool_definitions(

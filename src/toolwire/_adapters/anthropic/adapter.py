@@ -30,6 +30,7 @@ from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong
 from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field, media_native_for_every_model
+from .callers import caller_of
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, cache_control, media_rule, tool_result_block
@@ -63,6 +64,7 @@ class AnthropicAdapter:
     """`output_config.format` has no strict flag: it always constrains to the subset."""
     native_input_examples = True
     native_search_results = True
+    native_allowed_callers = True
 
     # -- definitions ---------------------------------------------------------------
 
@@ -80,6 +82,8 @@ class AnthropicAdapter:
             tool["input_examples"] = [dict(example) for example in spec.input_examples]
         if spec.eager_input_streaming:
             tool["eager_input_streaming"] = True
+        if spec.allowed_callers:
+            tool["allowed_callers"] = list(spec.allowed_callers)
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
@@ -298,7 +302,11 @@ def read_sdk_message(message: Any) -> list[StandardToolCall] | None:
             arguments: Any = raw
             if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
                 arguments = unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
-            calls.append(StandardToolCall("function", call_id, block.name or "", arguments))
+            call = StandardToolCall("function", call_id, block.name or "", arguments)
+            caller = getattr(block, "caller", None)  # SDKs before programmatic calls lack it
+            if caller is not None:
+                call.caller = caller_of(caller)
+            calls.append(call)
         elif kind not in ANTHROPIC_BLOCK_TYPES:
             return None
     return calls
@@ -317,6 +325,7 @@ def _read_blocks(
         # Inline fast path for the common case: an SDK ToolUseBlock with an id.
         if getattr(block, "type", None) == "tool_use":
             call_id, name, raw = block.id, block.name, block.input
+            caller = getattr(block, "caller", None)
         elif isinstance(block, Mapping):
             data = cast("Mapping[str, Any]", block)
             if data.get("type") != "tool_use":
@@ -325,6 +334,7 @@ def _read_blocks(
                 continue
             call_id = call_text(data.get("id"), "id", "anthropic")
             name, raw = call_text(data.get("name"), "name", "anthropic"), data.get("input")
+            caller = data.get("caller")
         elif isinstance(block, StandardToolCall):
             calls.append(block)
             continue
@@ -336,14 +346,15 @@ def _read_blocks(
         if type(raw) is dict and len(raw) == 1:  # pyright: ignore[reportUnknownArgumentType]
             arguments = unwrapped(raw)  # pyright: ignore[reportUnknownArgumentType]
         if call_id:
-            calls.append(StandardToolCall("function", call_id, name or "", arguments))
+            call = StandardToolCall("function", call_id, name or "", arguments)
         else:
             ordinal = len(calls)
-            calls.append(
-                StandardToolCall(
-                    "function", synthesized_id(message_id, ordinal), name or "", arguments, True
-                )
+            call = StandardToolCall(
+                "function", synthesized_id(message_id, ordinal), name or "", arguments, True
             )
+        if caller is not None:
+            call.caller = caller_of(caller)
+        calls.append(call)
     if cut and calls and blocks and field(blocks[-1], "type") == "tool_use":
         calls[-1].truncated = True
     return calls

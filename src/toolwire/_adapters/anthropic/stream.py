@@ -35,6 +35,7 @@ from ..._streaming._events import (
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
+from .callers import caller_of
 from .turn import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
 
 if TYPE_CHECKING:
@@ -235,6 +236,13 @@ class AnthropicStreamAccumulator(TrackedStream):
         return events
 
     def _finish_call(self, index: int, *, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
+        event = self._finish_input(index, cut=cut)
+        caller = getattr(self._blocks[index].start, "caller", None)
+        if caller is not None:  # from content_block_start: the model's code made the call
+            event.call.caller = caller_of(caller)
+        return event
+
+    def _finish_input(self, index: int, *, cut: bool) -> ToolCallCompleted | ToolCallTruncated:
         self._open_call = None
         raw = self._tracker.get(index).arguments
         given = getattr(self._blocks[index].start, "input", None)

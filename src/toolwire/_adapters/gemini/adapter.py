@@ -120,6 +120,7 @@ class GeminiAdapter:
     output_always_strict = False
     native_input_examples = False
     native_search_results = False
+    native_allowed_callers = False
 
     # -- definitions ---------------------------------------------------------------
 

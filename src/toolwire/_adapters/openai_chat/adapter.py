@@ -51,6 +51,7 @@ class ChatCompletionsAdapter:
     output_always_strict = False
     native_input_examples = False
     native_search_results = False
+    native_allowed_callers = False
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server

@@ -78,6 +78,7 @@ class ResponsesAdapter:
     defers_natively = True
     native_input_examples = False
     native_search_results = False
+    native_allowed_callers = False
 
     # -- definitions ---------------------------------------------------------------
 

@@ -19,7 +19,15 @@ import httpx2
 from pydantic_core import from_json
 
 from ..._api import Api
-from .._fake import FakeCall, FakeReply, FakeRequest, FakeServer, FakeTool, allow_only
+from .._fake import (
+    FakeCall,
+    FakeReply,
+    FakeRequest,
+    FakeServer,
+    FakeTool,
+    RejectedRequest,
+    allow_only,
+)
 from .._fake_wire import arguments_text, joined_text, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
@@ -27,7 +35,7 @@ from .._tool_shapes import reject_wrong_tool_shapes
 from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
-from .tools import anthropic_tool_definition_problem
+from .tools import anthropic_callers_problem, anthropic_tool_definition_problem
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -68,6 +76,8 @@ class AnthropicCodec:
 
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest:
         reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
+        if (problem := anthropic_callers_problem(json_list(body.get("tools")))) is not None:
+            raise RejectedRequest(problem)
         tools = [
             FakeTool(
                 text_field(tool, "name"),

@@ -14,7 +14,7 @@ from typing import Any, cast
 from .._instances_check import SchemaChecker
 from .._rules import field, text_field
 
-__all__ = ["anthropic_tool_definition_problem"]
+__all__ = ["anthropic_callers_problem", "anthropic_tool_definition_problem"]
 
 
 def anthropic_tool_definition_problem(index: int, tool: Any) -> str | None:
@@ -43,6 +43,24 @@ def anthropic_tool_definition_problem(index: int, tool: Any) -> str | None:
     if not isinstance(schema, Mapping):
         return f"tools.{index}.custom.input_schema: Field required"
     return _example_problem(index, cast("Mapping[str, Any]", schema), field(tool, "input_examples"))
+
+
+def anthropic_callers_problem(tools: list[Any]) -> str | None:
+    """The live API's error for a tool whose `allowed_callers` names a code execution
+    version the request offers no code execution tool of: nothing could call it."""
+    offered = {field(tool, "type") for tool in tools}
+    for index, tool in enumerate(tools):
+        callers: object = field(tool, "allowed_callers")
+        if callers is None:
+            continue
+        for kind in cast("list[Any]", callers) if isinstance(callers, list) else [callers]:
+            if kind != "direct" and kind not in offered:
+                return (
+                    f"tools.{index}.custom.allowed_callers: {kind!r} needs the code execution "
+                    f"tool of that version in `tools` (type {kind!r}); add it, or allow only "
+                    "'direct'"
+                )
+    return None
 
 
 def _example_problem(index: int, schema: Mapping[str, Any], examples: object) -> str | None:
