@@ -30,7 +30,7 @@ from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong
 from ..._call import StandardToolCall, synthesized_id
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field, media_native_for_every_model
-from .callers import caller_of
+from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, cache_control, media_rule, tool_result_block
@@ -64,7 +64,7 @@ class AnthropicAdapter:
     """`output_config.format` has no strict flag: it always constrains to the subset."""
     native_input_examples = True
     native_search_results = True
-    native_allowed_callers = True
+    caller_names = CALLER_NAMES
 
     # -- definitions ---------------------------------------------------------------
 
@@ -83,7 +83,7 @@ class AnthropicAdapter:
         if spec.eager_input_streaming:
             tool["eager_input_streaming"] = True
         if spec.allowed_callers:
-            tool["allowed_callers"] = list(spec.allowed_callers)
+            tool["allowed_callers"] = cast(Any, list(spec.allowed_callers))
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:
