@@ -38,11 +38,16 @@ class FakeCall:
     """A tool call the fake sends: `arguments` is a dict (sent as JSON, or as a dict
     where the API sends dicts) or raw text (sent as is: invalid JSON, cut-off
     arguments, a custom tool's input...). `id` defaults to a deterministic one from the
-    fake's counter ("call_2", "toolu_fake2"...; none for Gemini, like the live API)."""
+    fake's counter ("call_2", "toolu_fake2"...; none for Gemini, like the live API).
+    `programmatic=True`: the program the model runs makes the call (programmatic tool
+    calling, on OpenAI Responses: the turn holds a `program` item before its calls, each
+    call's `caller` names it; the request must offer the `programmatic_tool_calling`
+    tool and let programs call the tool in its `allowed_callers`)."""
 
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])
     id: str | None = None
+    programmatic: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,6 +164,10 @@ class FakeCodec(Protocol):
 
     @property
     def api(self) -> Api: ...
+    @property
+    def programmatic_calls(self) -> bool:
+        """Whether its turns may hold calls a program made (`FakeCall.programmatic`)."""
+        ...
 
     def handles(self, method: str, path: str) -> bool: ...
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest: ...
@@ -220,6 +229,8 @@ class FakeServer:
         try:
             parsed = codec.read(body, self, request.url.path)
             reply = self._reply(parsed)
+            if not codec.programmatic_calls:
+                _refuse_programmatic(reply, codec.api)
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:
             if rejected.body is not None:
@@ -240,6 +251,17 @@ class FakeServer:
             self._script_position += 1
             return reply
         return default_reply(request, invalid_first=self.invalid_arguments_first)
+
+
+def _refuse_programmatic(reply: FakeReply, api: Api) -> None:
+    """Refuse a scripted programmatic call on a fake that makes none."""
+    made = next((call for call in reply.calls if call.programmatic), None)
+    if made is not None:
+        raise RejectedRequest(
+            f"toolwire fake: the script makes a programmatic call to {made.name!r} "
+            f"(FakeCall(programmatic=True)), which the {api} fake does not make; script "
+            "programmatic calls on FakeOpenAI's Responses API, or make the call direct."
+        )
 
 
 def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:

@@ -59,6 +59,7 @@ class AnthropicCodec:
     """Reads Messages requests, answers them as the live API would (JSON or SSE)."""
 
     api: Api = "anthropic"
+    programmatic_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/messages")

@@ -60,6 +60,7 @@ class GeminiCodec:
     """Reads Gemini requests (camelCase wire JSON) and answers as the live API would."""
 
     api: Api = "gemini"
+    programmatic_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and _route(path)[1] in ("generateContent", "streamGenerateContent")

@@ -48,6 +48,7 @@ class ChatCodec:
     """Reads chat requests, answers them as the live server would (JSON or SSE)."""
 
     api: Literal["chat.completions"] = "chat.completions"
+    programmatic_calls = False
 
     def __init__(self, server: ChatServer = ChatServer.OPENAI) -> None:
         self.chat_server = server

@@ -17,6 +17,12 @@ custom call (whose items have no status) is cut by being the last output item of
 incomplete response. Ids are
 deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
 `ctc_fake<n>`, and `call_<n>` for call ids.
+
+Programmatic calls (`FakeCall(programmatic=True)`) follow one `program` item
+(`prog_fake<n>`, call id `program_<n>`, a deterministic `fingerprint`) and carry
+`caller: {"type": "program", "caller_id": ...}`; once every call of a program is
+answered, the next response opens with its `program_output` (`prout_fake<n>`), and a
+program item replayed with another fingerprint is rejected (see `programs.py`).
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from .history import (
     unchained_history_problems,
 )
 from .media import responses_media_problems
+from .programs import check_programmatic_calls, finished_programs, program_item
 from .tools import responses_tool_definition_problem
 
 __all__ = ["ResponsesCodec"]
@@ -60,12 +67,15 @@ class _Store:
     """Response id -> (the whole input it answered, its output items)."""
     reasoning: dict[str, str] = dataclass_field(default_factory=dict[str, str])
     """Reasoning item id -> the encrypted_content sent with it."""
+    fingerprints: dict[str, str] = dataclass_field(default_factory=dict[str, str])
+    """Program item id -> the fingerprint sent with it."""
 
 
 class ResponsesCodec:
     """Reads Responses requests, answers them as the live API would (JSON or SSE)."""
 
     api: Literal["responses"] = "responses"
+    programmatic_calls = True
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/responses")
@@ -79,7 +89,7 @@ class ResponsesCodec:
         problems = responses_history_problems(items)
         problems += responses_media_problems(items)
         for index in range(len(previous), len(items)):
-            problem = _reasoning_problem(index, items[index], store)
+            problem = _replayed_problem(index, items[index], store)
             if problem is not None:
                 problems.append(problem)
         if previous and problems:
@@ -128,11 +138,15 @@ class ResponsesCodec:
     ) -> httpx2.Response:
         store = _store(server)
         response_id = f"resp_fake{server.next_id()}"
-        output = _output_items(reply, request, server, response_id)
+        check_programmatic_calls(reply.calls, json_list(body.get("tools")))
+        previous = _previous_items(body, store) or []
+        ended = finished_programs([*previous, *_input(body)], server.next_id)
+        output = [*ended, *_output_items(reply, request, server, response_id)]
         for item in output:
             if item["type"] == "reasoning":
                 store.reasoning[item["id"]] = item["encrypted_content"]
-        previous = _previous_items(body, store) or []
+            elif item["type"] == "program":
+                store.fingerprints[item["id"]] = item["fingerprint"]
         if body.get("store") is not False:
             store.turns[response_id] = ([*previous, *_input(body)], output)
         response = _response(response_id, body, output, reply.stop == "length")
@@ -185,18 +199,27 @@ def _input(body: Mapping[str, Any]) -> list[Any]:
     return json_list(value)
 
 
-def _reasoning_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
-    if text_field(item, "type") != "reasoning":
+_OPAQUE = {"reasoning": "encrypted_content", "program": "fingerprint"}
+"""The item types whose opaque field the API checks when they come back, and the field."""
+
+
+def _replayed_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
+    """A reasoning or program item replayed with an opaque field that is not the one the
+    fake sent."""
+    kind = text_field(item, "type")
+    key = _OPAQUE.get(kind)
+    if key is None:
         return None
-    sent = store.reasoning.get(text_field(item, "id"))
-    received = field(item, "encrypted_content")
+    sent = (store.reasoning if kind == "reasoning" else store.fingerprints).get(
+        text_field(item, "id")
+    )
+    received = field(item, key)
     if sent is None or received is None or received == sent:
         return None
     return HistoryProblem(
         index,
-        f"input[{index}] (reasoning {text_field(item, 'id')!r}) carries an encrypted_content "
-        "that differs from the one the API sent, so it cannot be verified; replay reasoning "
-        "items unchanged",
+        f"input[{index}] ({kind} {text_field(item, 'id')!r}) carries a {key} that differs "
+        f"from the one the API sent, so it cannot be verified; replay {kind} items unchanged",
     )
 
 
@@ -267,6 +290,11 @@ def _output_items(
             }
         )
     custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
+    program: dict[str, Any] | None = None
+    programmatic = [call for call in reply.calls if call.programmatic]
+    if programmatic:
+        program = program_item(programmatic, response_id, server.next_id())
+        items.append(program)
     for position, call in enumerate(reply.calls):
         number = server.next_id()
         text = arguments_text(call)
@@ -281,6 +309,8 @@ def _output_items(
         }
         if not custom:  # custom tool call items have no status
             item["status"] = "incomplete" if last_cut else "completed"
+        if program is not None and call.programmatic:
+            item["caller"] = {"type": "program", "caller_id": program["call_id"]}
         items.append(item)
     return items
 
@@ -368,6 +398,8 @@ def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
                 text=part["text"],
             )
             emit("response.reasoning_summary_part.done", **at, summary_index=number, part=part)
+    elif kind in ("program", "program_output"):  # no deltas: whole when added
+        emit("response.output_item.added", output_index=index, item=item)
     elif kind == "message":
         emit(
             "response.output_item.added",
