@@ -373,6 +373,13 @@ class TestReplay:
             == []
         )
 
+    def test_a_running_programs_later_turn_chains_without_its_program_item(self) -> None:
+        """A later turn of a running program holds its calls alone; chained with
+        previous_response_id, the program item is in an earlier response of the chain."""
+        later = Response.model_validate(response(*CALLS))
+        results = tool_result_messages(GROUP.run_tool_calls(later, None), "responses")
+        assert check_history(results, "responses", previous_response=later) == []
+
     def test_check_history_refuses_calls_whose_program_was_dropped(self) -> None:
         turn = Response.model_validate(PROGRAMMATIC)
         replayed = [

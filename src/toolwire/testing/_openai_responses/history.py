@@ -21,8 +21,8 @@ What the live API rejects, and how each rule reads:
   `custom_tool_call_output` for a `function_call`), and a call or output
   without a `call_id`;
 - programmatic tool calling (`programs.py`): a `program` item without its
-  `fingerprint`, and a call whose `caller` names a program no earlier `program` item
-  is (unless an `item_reference` may stand for it).
+  `fingerprint`, and a call in the input whose `caller` names a program no earlier
+  `program` item is (unless an `item_reference` may stand for it).
 
 Accepted: items replayed as `item.model_dump()` (None-valued keys,
 `"async_"`), messages without `type`, reasoning and any other items, and

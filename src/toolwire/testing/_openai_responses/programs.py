@@ -50,11 +50,14 @@ def program_problem(
     index: int, item: Mapping[str, Any], kind: str, programs: set[str], where: str
 ) -> HistoryProblem | None:
     """The problem with `item` (of type `kind`, named `where`) under the program rules;
-    `programs`: the call ids of the program items before it, grown by this one."""
+    `programs`: the call ids of the program items before it, grown by this one. An item
+    of the response `previous_response_id` names (`index` -1) is the API's own, kept as
+    it sent it: nothing to check (a running program's later turn holds its calls
+    without the program item, which an earlier response of the chain holds)."""
     if kind == "program":
         call_id = text_field(item, "call_id")
         programs.add(call_id)
-        if not text_field(item, "fingerprint"):
+        if index >= 0 and not text_field(item, "fingerprint"):
             return HistoryProblem(
                 index,
                 f"{where} (program {call_id!r}) has no fingerprint; replay the program item "
@@ -62,7 +65,7 @@ def program_problem(
             )
         return None
     caller_id = program_caller_id(item)
-    if not caller_id or caller_id in programs:
+    if index < 0 or not caller_id or caller_id in programs:
         return None
     return HistoryProblem(
         index,
