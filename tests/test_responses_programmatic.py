@@ -15,7 +15,8 @@ import anthropic
 import openai
 import pytest
 from inline_snapshot import snapshot
-from openai.types.responses import Response, ResponseInputItemParam
+from openai.types.responses import Response, ResponseInputItemParam, ResponseStreamEvent
+from pydantic import TypeAdapter
 
 from toolwire._adapters.openai_responses.adapter import read_any_response, read_sdk_response
 from toolwire._read import read_calls
@@ -337,6 +338,29 @@ text(JSON.stringify(results));\
                 "type": "program",
             }
         )
+
+    def test_the_stream_takes_a_caller_only_the_final_item_names(self) -> None:
+        started = {**CALLS[0], "arguments": "", "status": "in_progress"}
+        del started["caller"]
+        raw: list[dict[str, Any]] = [
+            {"type": "response.created", "response": {**response(), "status": "in_progress"}},
+            {"type": "response.output_item.added", "output_index": 0, "item": PROGRAM},
+            {"type": "response.output_item.done", "output_index": 0, "item": PROGRAM},
+            {"type": "response.output_item.added", "output_index": 1, "item": started},
+            {"type": "response.output_item.done", "output_index": 1, "item": CALLS[0]},
+            {"type": "response.completed", "response": response(PROGRAM, CALLS[0])},
+        ]
+        events = TypeAdapter(list[ResponseStreamEvent]).validate_python(
+            [{**event, "sequence_number": n} for n, event in enumerate(raw)]
+        )
+        stream = ToolCallStream("responses")
+        completed = [
+            e.call
+            for event in events
+            for e in stream.feed(event)
+            if isinstance(e, ToolCallCompleted)
+        ]
+        assert [call.caller for call in completed] == EXPECTED[:1]
 
 
 class TestReplay:

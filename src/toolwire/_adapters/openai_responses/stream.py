@@ -6,8 +6,8 @@ What each event becomes:
   `tool_search_call` the client runs: `ToolCallStarted` (id: the item's `call_id`;
   `provider_index`: its `output_index`, which counts every output item, reasoning and
   messages included; name: its flat name in a namespace, "tool_search" for a search).
-  The item's `caller` (a call the model's program made) becomes the call's `caller`
-  when it ends.
+  The item's `caller` (a call the model's program made; or, when only the item's
+  final copy names it, that one's) becomes the call's `caller` when it ends.
 - `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
   `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
 - `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
@@ -155,9 +155,7 @@ class ResponsesStreamAccumulator(TrackedStream):
         call_kind = _kind_of(item)
         if item.id:
             self._index_of_item[item.id] = index
-        caller = getattr(item, "caller", None)
-        if caller is not None and (program := caller_of(caller)) is not None:
-            self._callers[index] = program
+        self._note_caller(index, item)
         if call_kind == "tool_search":  # its arguments are an object, whole at the end
             name = TOOL_SEARCH_NAME
         else:
@@ -193,8 +191,16 @@ class ResponsesStreamAccumulator(TrackedStream):
                 events.append(self._finish(key, pending, truncated=False))
         return events
 
+    def _note_caller(self, index: int, item: Any) -> None:
+        """Keep the program that made the call at `index`, if `item` names one."""
+        caller = getattr(item, "caller", None)
+        if caller is not None and (program := caller_of(caller)) is not None:
+            self._callers[index] = program
+
     def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
         final = item.input if item.type == "custom_tool_call" else item.arguments
+        if index not in self._callers:  # a caller only the final copy of the item names
+            self._note_caller(index, item)
         return self._close(index, truncated, final or "")
 
     def _close(
