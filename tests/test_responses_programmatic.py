@@ -502,6 +502,30 @@ class TestFakeLoop:
         )
         assert check_history(history, "responses") == []
 
+    def test_unscripted_a_tool_only_programs_may_call_is_called_from_a_program(self) -> None:
+        class count_orders(BaseFunctionToolModel[None, None]):
+            """Orders of a product."""
+
+            model_tool_allowed_callers = ["programmatic"]
+
+            sku: str
+
+            def model_tool_handler(self, context: None) -> tuple[str, None]:
+                return "3", None
+
+        group = ToolGroup.from_list([get_stock, count_orders])
+        tools: Any = [PROGRAM_TOOL, *group.tool_definitions("responses")]
+        first = FakeOpenAI().client().responses.create(model="gpt-5.5", input="?", tools=tools)
+        program: Any = first.output[0]
+        assert [(c.name, c.caller) for c in read_calls(first, api="responses")] == [
+            ("get_stock", None),
+            ("count_orders", ProgrammaticCaller("programmatic", program.call_id)),
+        ]
+        with pytest.raises(openai.BadRequestError, match="offers no"):
+            FakeOpenAI().client().responses.create(
+                model="gpt-5.5", input="?", tools=group.tool_definitions("responses")
+            )
+
     def test_the_fake_refuses_a_changed_fingerprint(self) -> None:
         fake = FakeOpenAI(
             script=[

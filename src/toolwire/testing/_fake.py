@@ -42,7 +42,8 @@ class FakeCall:
     `programmatic=True`: the program the model runs makes the call (programmatic tool
     calling, on OpenAI Responses: the turn holds a `program` item before its calls, each
     call's `caller` names it; the request must offer the `programmatic_tool_calling`
-    tool and let programs call the tool in its `allowed_callers`)."""
+    tool and let programs call the tool in its `allowed_callers`; a call to a tool only
+    programs may call is made by a program even without it)."""
 
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])

@@ -18,7 +18,8 @@ incomplete response. Ids are
 deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
 `ctc_fake<n>`, and `call_<n>` for call ids.
 
-Programmatic calls (`FakeCall(programmatic=True)`) follow one `program` item
+Programmatic calls (`FakeCall(programmatic=True)`, and every call to a tool whose
+`allowed_callers` leave out "direct") follow one `program` item
 (`prog_fake<n>`, call id `program_<n>`, a deterministic `fingerprint`) and carry
 `caller: {"type": "program", "caller_id": ...}`; once every call of a program is
 answered, the next response opens with its `program_output` (`prout_fake<n>`), and a
@@ -48,7 +49,7 @@ from .history import (
     unchained_history_problems,
 )
 from .media import responses_media_problems
-from .programs import check_programmatic_calls, finished_programs, program_item
+from .programs import finished_programs, program_item, with_programs
 from .tools import responses_tool_definition_problem
 
 __all__ = ["ResponsesCodec"]
@@ -138,7 +139,7 @@ class ResponsesCodec:
     ) -> httpx2.Response:
         store = _store(server)
         response_id = f"resp_fake{server.next_id()}"
-        check_programmatic_calls(reply.calls, json_list(body.get("tools")))
+        reply = with_programs(reply, json_list(body.get("tools")))
         previous = _previous_items(body, store) or []
         ended = finished_programs([*previous, *_input(body)], server.next_id)
         output = [*ended, *_output_items(reply, request, server, response_id)]

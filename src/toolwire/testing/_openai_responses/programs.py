@@ -11,9 +11,10 @@ The rules read from those SDK docstrings: a replayed `program` item keeps its
 input, or in the response `previous_response_id` names). The live API's exact errors
 are not recorded; the messages here are toolwire's own.
 
-The fake answers `FakeCall(programmatic=True)` with such a turn when the request lets
-a program make the call (a `programmatic_tool_calling` tool, and "programmatic" in the
-tool's `allowed_callers`), and refuses a script asking for one it could not make.
+The fake answers `FakeCall(programmatic=True)`, and any call to a tool only programs
+may call, with such a turn when the request lets a program make the call (a
+`programmatic_tool_calling` tool, and "programmatic" in the tool's `allowed_callers`),
+and refuses a reply asking for one it could not make.
 """
 
 from __future__ import annotations
@@ -21,16 +22,17 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from ..._adapters.openai_responses.items import flat_name
-from .._fake import FakeCall, RejectedRequest
+from .._fake import FakeCall, FakeReply, RejectedRequest
 from .._fake_wire import joined_text, json_list
 from .._rules import HistoryProblem, field, text_field
 
 __all__ = [
     "PROGRAM_TOOL",
-    "check_programmatic_calls",
+    "with_programs",
     "finished_programs",
     "program_item",
     "program_problem",
@@ -76,24 +78,46 @@ def program_problem(
     )
 
 
-def check_programmatic_calls(calls: Sequence[FakeCall], tools: Sequence[Any]) -> None:
-    """Refuse a script whose programmatic call the request does not let a program make:
+def with_programs(reply: FakeReply, tools: Sequence[Any]) -> FakeReply:
+    """`reply` with its calls to a tool only programs may call (`allowed_callers`
+    without "direct") made by a program, as the live model could only make them; a
+    reply whose programmatic call the request does not let a program make is refused."""
+    callers = _allowed_callers(tools)
+    calls = tuple(
+        replace(call, programmatic=True)
+        if not call.programmatic and _program_only(callers.get(call.name))
+        else call
+        for call in reply.calls
+    )
+    _check_programmatic(calls, tools, callers)
+    return reply if calls == reply.calls else replace(reply, calls=calls)
+
+
+def _program_only(callers: list[Any] | None) -> bool:
+    """Whether a tool's `allowed_callers` let only programs call it."""
+    return bool(callers) and "direct" not in callers
+
+
+def _check_programmatic(
+    calls: Sequence[FakeCall], tools: Sequence[Any], callers: Mapping[str, list[Any]]
+) -> None:
+    """Refuse a reply whose programmatic call the request does not let a program make:
     the live model could not have made it."""
     programmatic = [call for call in calls if call.programmatic]
     if not programmatic:
         return
     if not any(text_field(tool, "type") == PROGRAM_TOOL for tool in tools):
         raise RejectedRequest(
-            f"toolwire fake: the script makes a programmatic call to {programmatic[0].name!r} "
-            f"(FakeCall(programmatic=True)), but the request offers no {{'type': "
-            f"'{PROGRAM_TOOL}'}} tool, so the model runs no program; add that tool to `tools`."
+            f"toolwire fake: the reply calls {programmatic[0].name!r} from a program "
+            "(FakeCall(programmatic=True), or the tool's allowed_callers leave out 'direct'), "
+            f"but the request offers no {{'type': '{PROGRAM_TOOL}'}} tool, so the model runs "
+            "no program; add that tool to `tools`."
         )
-    callers = _allowed_callers(tools)
     for call in programmatic:
         if "programmatic" not in callers.get(call.name, ()):
             raise RejectedRequest(
-                f"toolwire fake: the script makes a programmatic call to {call.name!r}, but "
-                "that tool's allowed_callers do not hold 'programmatic' (set "
+                f"toolwire fake: the reply calls {call.name!r} from a program, but that "
+                "tool's allowed_callers do not hold 'programmatic' (set "
                 'model_tool_allowed_callers = ["programmatic"] on its class).'
             )
 
