@@ -29,7 +29,9 @@ class FakeOpenAI(FakeApi):
     arrive, it answers with text; asked for structured output, it answers with a
     minimal valid JSON value. `invalid_arguments_first=True` sends invalid
     arguments (and invalid structured output) first, to exercise a retry path.
-    `script=[FakeReply(...), ...]` gives the exact replies instead, in order.
+    `script=[FakeReply(...), ...]` gives the exact replies instead, in order
+    (`FakeReply.search` opens a Responses turn with the tool search the request's
+    `tool_search` tool runs: by the server, or by the client).
 
     Like the live API, it answers HTTP 400 when the history breaks the rules (a call
     without a result, a result without a call...). `requests` holds every request
