@@ -21,6 +21,7 @@ from openai.types.responses import Response, ResponseInputItemParam
 from tests.shared_data import all_cases
 from tests.test_tool_search import GetExchangeRate, case, group
 from toolwire.core import (
+    BaseFunctionToolModel,
     ToolCallCompleted,
     ToolCallStarted,
     ToolCallStream,
@@ -407,3 +408,34 @@ def test_the_recorded_accepted_tool_references_pass() -> None:
                 checked += 1
                 assert anthropic_reference_problems(body["messages"], body.get("tools", [])) == []
     assert checked >= (20 if all_cases() else 0)
+
+
+def test_the_recorded_mid_conversation_tool_addition_is_taken() -> None:
+    """The recorded `tool_addition` system block (Anthropic's beta) loads a deferred
+    tool: `check_history` and the fake take the request, `loaded_tools` reads it."""
+    recorded = case(
+        "models__test_anthropic_mid_conversation_system__test_native_tool_availability_delta__i0"
+    )
+    body = recorded["request"]
+    assert check_history(body["messages"], "anthropic") == []
+    fake = FakeAnthropic(script=[FakeReply(calls=(FakeCall("lookup_refund_policy", {}),))])
+    message = fake.client().messages.create(
+        model=body["model"],
+        max_tokens=body["max_tokens"],
+        messages=body["messages"],
+        tools=body["tools"],
+    )
+    assert [b.type for b in message.content] == ["tool_use"]
+
+    class LookupRefundPolicy(BaseFunctionToolModel[None, None]):
+        """Look up the refund policy for an order."""
+
+        model_tool_custom_name = "lookup_refund_policy"
+        model_tool_defer_loading = True
+        order_id: str
+
+        def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return "Refunds within 30 days.", None
+
+    tools = ToolGroup.from_list([LookupRefundPolicy])
+    assert tools.loaded_tools(body["messages"], "anthropic") == [LookupRefundPolicy]
