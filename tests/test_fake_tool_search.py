@@ -439,3 +439,42 @@ def test_the_recorded_mid_conversation_tool_addition_is_taken() -> None:
 
     tools = ToolGroup.from_list([LookupRefundPolicy])
     assert tools.loaded_tools(body["messages"], "anthropic") == [LookupRefundPolicy]
+
+
+def test_a_deferred_tool_no_search_loaded_cannot_be_called() -> None:
+    """The live model sees no deferred tool before a search loads it: a scripted call to
+    one is refused, and the default policy calls only the tools the model sees."""
+    tools = group()
+    script = [FakeReply(calls=(RATE_CALL,))]
+    with pytest.raises(openai.BadRequestError) as refused:
+        FakeOpenAI(script=script).client().responses.create(
+            model="m", input=QUESTION, tools=tools.tool_definitions("responses")
+        )
+    assert (
+        "the reply calls 'get_exchange_rate', a deferred tool (defer_loading: true) that "
+        "no search has loaded, so the model cannot call it" in str(refused.value)
+    )
+    with pytest.raises(anthropic.BadRequestError, match="no search has loaded"):
+        FakeAnthropic(script=script).client().messages.create(
+            model="m",
+            max_tokens=10,
+            messages=[{"role": "user", "content": QUESTION}],
+            tools=tools.tool_definitions("anthropic"),
+        )
+    response = (
+        FakeOpenAI()
+        .client()
+        .responses.create(model="m", input=QUESTION, tools=tools.tool_definitions("responses"))
+    )
+    assert [r.name for r in tools.run_tool_calls(response, None)] == ["get_weather"]
+    message = (
+        FakeAnthropic()
+        .client()
+        .messages.create(
+            model="m",
+            max_tokens=10,
+            messages=[{"role": "user", "content": QUESTION}],
+            tools=tools.tool_definitions("anthropic"),
+        )
+    )
+    assert [r.name for r in tools.run_tool_calls(message, None)] == ["get_weather"]

@@ -169,6 +169,9 @@ class FakeTool:
     kind: Literal["function", "custom"]
     schema: Mapping[str, Any] | None
     strict: bool
+    hidden: bool = False
+    """Deferred (`defer_loading: true`) and loaded by no search of the history yet: the
+    model cannot call it."""
 
 
 @dataclass(slots=True)
@@ -191,6 +194,10 @@ class FakeRequest:
     allowed: list[str] | None = None
     """The tools the tool choice lets the model call (a forced tool, or a choice over a
     subset), by name; None: every tool offered."""
+
+    def visible_tools(self) -> list[FakeTool]:
+        """The tools the model sees: all but the deferred ones no search loaded."""
+        return [tool for tool in self.tools if not tool.hidden]
 
 
 class RejectedRequest(Exception):
@@ -312,11 +319,12 @@ def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
       `invalid_first`, an invalid one on the first assistant turn, unless the
       format is strict: the live API would not let the model break it).
     - Tools offered, none called yet since the last user message: call each
-      tool once, in order, with minimal valid arguments (with `invalid_first`,
+      tool the model sees (a deferred tool once a search loaded it) once, in
+      order, with minimal valid arguments (with `invalid_first`,
       invalid ones for non-strict tools, then valid ones in the next round).
     - Otherwise: a short text quoting the latest tool results.
     """
-    callable_tools = [] if request.tool_choice_none else request.tools
+    callable_tools = [] if request.tool_choice_none else request.visible_tools()
     if request.allowed is not None:
         callable_tools = [tool for tool in callable_tools if tool.name in request.allowed]
     if request.output_schema is not None and not (callable_tools and request.rounds == 0):

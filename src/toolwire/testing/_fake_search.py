@@ -1,5 +1,6 @@
 """What the fakes' server-run tool search finds, for the codecs of the APIs whose server
-searches (Responses, Anthropic), and the refusal of a scripted search elsewhere.
+searches (Responses, Anthropic); the refusal of a scripted search elsewhere, and of a
+scripted call to a deferred tool no search has loaded (the live model cannot see it).
 
 The search looks through the request's deferred tools only (`defer_loading: true`), as
 the live servers do: a `FakeSearch(found=...)` names its finds, each of which must be
@@ -11,12 +12,12 @@ words dropped), in the request's order.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Mapping, Sequence
 
 from .._search import words
-from ._fake import FakeReply, FakeSearch, RejectedRequest
+from ._fake import FakeCall, FakeReply, FakeRequest, FakeSearch, RejectedRequest
 
-__all__ = ["refuse_search", "server_search_finds"]
+__all__ = ["refuse_hidden_calls", "refuse_search", "server_search_finds"]
 
 
 def server_search_finds(
@@ -54,3 +55,19 @@ def refuse_search(reply: FakeReply, where: str) -> None:
             "has none. Script the call to the group's search tool instead: "
             'FakeCall("tool_search", {"queries": [...]}).'
         )
+
+
+def refuse_hidden_calls(
+    calls: Sequence[FakeCall], request: FakeRequest, found: Collection[str]
+) -> None:
+    """Refuse a scripted call to a deferred tool that no search loaded, in the history
+    or (`found`) earlier in this turn."""
+    hidden = {tool.name for tool in request.tools if tool.hidden}.difference(found)
+    for call in calls:
+        if call.name in hidden:
+            raise RejectedRequest(
+                f"toolwire fake: the reply calls {call.name!r}, a deferred tool "
+                "(defer_loading: true) that no search has loaded, so the model cannot call "
+                'it. Load it first: a search in this turn, FakeReply(search=FakeSearch("...")'
+                ", calls=...), or in an earlier one."
+            )

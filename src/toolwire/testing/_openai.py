@@ -34,7 +34,9 @@ class FakeOpenAI(FakeApi):
     `tool_search` tool runs: by the server, or by the client).
 
     Like the live API, it answers HTTP 400 when the history breaks the rules (a call
-    without a result, a result without a call...). `requests` holds every request
+    without a result, a result without a call...) and to a scripted Responses call to a
+    deferred tool no search has loaded (the default policy calls such a tool only once
+    one did). `requests` holds every request
     body it received.
 
     `server=ChatServer.OLLAMA` (any `ChatServer`) makes its Chat Completions endpoint

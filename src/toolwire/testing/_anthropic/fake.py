@@ -24,6 +24,7 @@ from typing import Any
 import httpx2
 from pydantic_core import from_json
 
+from ..._adapters.anthropic.search import loaded_tool_names
 from ..._api import Api
 from .._fake import (
     FakeCall,
@@ -35,7 +36,7 @@ from .._fake import (
     RejectedRequest,
     allow_only,
 )
-from .._fake_search import server_search_finds
+from .._fake_search import refuse_hidden_calls, server_search_finds
 from .._fake_wire import arguments_text, joined_text, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
@@ -91,12 +92,14 @@ class AnthropicCodec:
         reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
         if (problem := anthropic_callers_problem(json_list(body.get("tools")))) is not None:
             raise RejectedRequest(problem)
+        loaded = set(loaded_tool_names(json_list(body.get("messages"))))
         tools = [
             FakeTool(
                 text_field(tool, "name"),
                 "function",
                 field(tool, "input_schema"),
                 field(tool, "strict") is True,
+                field(tool, "defer_loading") is True and text_field(tool, "name") not in loaded,
             )
             for tool in json_list(body.get("tools"))
             if isinstance(field(tool, "input_schema"), Mapping)  # server tools have none
@@ -136,8 +139,13 @@ class AnthropicCodec:
             blocks.append(({"type": "thinking", "thinking": thinking, "signature": signature}, ""))
         if reply.text:
             blocks.append(({"type": "text", "text": reply.text}, ""))
+        found: list[str] = []
         if reply.search is not None:
-            blocks += _search_blocks(reply.search, json_list(body.get("tools")), server)
+            searched = _search_blocks(reply.search, json_list(body.get("tools")), server)
+            references = field(field(searched[-1][0], "content"), "tool_references")
+            found = [text_field(r, "tool_name") for r in json_list(references)]
+            blocks += searched
+        refuse_hidden_calls(reply.calls, request, found)
         for call in reply.calls:
             block = {
                 "type": "tool_use",

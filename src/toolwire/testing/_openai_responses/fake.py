@@ -37,6 +37,7 @@ from typing import Any, Literal
 
 import httpx2
 
+from ..._adapters.openai_responses.definitions import loaded_tool_names
 from .._fake import (
     FakeReply,
     FakeRequest,
@@ -46,7 +47,7 @@ from .._fake import (
     RejectedRequest,
     allow_only,
 )
-from .._fake_search import server_search_finds
+from .._fake_search import refuse_hidden_calls, server_search_finds
 from .._fake_wire import arguments_text, json_list, latest_results, split_text, sse
 from .._kits import Kit
 from .._openai_chat.fake import CREATED, openai_error
@@ -114,19 +115,23 @@ class ResponsesCodec:
         items = [*previous, *_input(body)]
         reject_wrong_tool_shapes(json_list(body.get("tools")), responses_tool_definition_problem)
         tools: list[FakeTool] = []
+        loaded = set(loaded_tool_names(items))
         for tool in json_list(body.get("tools")):
             kind = field(tool, "type")
+            name = text_field(tool, "name")
+            hidden = field(tool, "defer_loading") is True and name not in loaded
             if kind == "function":
                 tools.append(
                     FakeTool(
-                        text_field(tool, "name"),
+                        name,
                         "function",
                         field(tool, "parameters"),
                         bool(field(tool, "strict")),
+                        hidden,
                     )
                 )
             elif kind == "custom":
-                tools.append(FakeTool(text_field(tool, "name"), "custom", None, False))
+                tools.append(FakeTool(name, "custom", None, False, hidden))
         request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
         request.tool_choice_none = body.get("tool_choice") == "none"
         _read_tool_choice(body.get("tool_choice"), request)
@@ -286,8 +291,12 @@ def _output_items(
                 "content": [part],
             }
         )
+    found: list[str] = []
     if reply.search is not None:
-        items += _search_items(reply.search, tools, server)
+        searched = _search_items(reply.search, tools, server)
+        found = [text_field(t, "name") for item in searched for t in json_list(item.get("tools"))]
+        items += searched
+    refuse_hidden_calls(reply.calls, request, found)
     custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
     deferred = _deferred(tools)
     for position, call in enumerate(reply.calls):
