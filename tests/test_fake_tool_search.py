@@ -158,6 +158,28 @@ def test_responses_server_search_items_match_the_recorded_ones() -> None:
     assert want[2]["namespace"] == want[2]["name"]
 
 
+@pytest.mark.parametrize("execution", ["server", "client"])
+def test_the_sdk_stream_helper_reads_the_search_as_the_json_response(execution: Any) -> None:
+    """`client.responses.stream()` accumulates the fake's search events into the items
+    the JSON response holds."""
+    tools = group(execution=execution)
+    reply = SEARCH_THEN_CALL if execution == "server" else FakeReply(search=FakeSearch("rate"))
+    outputs: list[list[dict[str, Any]]] = []
+    for stream in (False, True):
+        client = FakeOpenAI(script=[reply]).client()
+        definitions = tools.tool_definitions("responses")
+        if stream:
+            with client.responses.stream(model="m", input=QUESTION, tools=definitions) as events:
+                parsed = dumped(events.get_final_response().output)
+                outputs.append(
+                    [{k: v for k, v in i.items() if k != "parsed_arguments"} for i in parsed]
+                )
+        else:
+            response = client.responses.create(model="m", input=QUESTION, tools=definitions)
+            outputs.append(dumped(response.output))
+    assert outputs[0] == outputs[1]
+
+
 # -- OpenAI Responses: the client searches -------------------------------------------
 
 
