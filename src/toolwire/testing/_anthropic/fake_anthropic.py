@@ -39,10 +39,10 @@ class FakeAnthropic(FakeApi):
     an empty text block, a thinking block replayed with a changed signature, or
     (thinking on) a tool-calling turn replayed without its thinking block, a
     `tool_reference` to a tool the request does not defer, a scripted call to a deferred
-    tool no search has loaded; and to a tool definition of the wrong shape. It takes function tools and every server tool
-    type the installed SDK's `ToolUnionParam` and `BetaToolUnionParam` define (beta
-    ones on every request: it does not read the `anthropic-beta` header). `requests`
-    holds every request body.
+    tool no search has loaded; and to a tool definition of the wrong shape. It takes
+    function tools and every server tool type the installed SDK's `ToolUnionParam` and
+    `BetaToolUnionParam` define (beta ones on every request: it does not read the
+    `anthropic-beta` header). `requests` holds every request body.
     """
 
     _codecs = (AnthropicCodec,)
