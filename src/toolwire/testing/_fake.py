@@ -26,6 +26,7 @@ __all__ = [
     "FakeCodec",
     "FakeReply",
     "FakeRequest",
+    "FakeSearch",
     "FakeServer",
     "FakeTool",
     "RejectedRequest",
@@ -46,6 +47,60 @@ class FakeCall:
 
 
 @dataclass(frozen=True, slots=True)
+class FakeSearch:
+    """A tool search the model runs in a `FakeReply`, over the request's deferred tools.
+
+    Where the request offers the server's search (Responses `{"type": "tool_search"}`,
+    Anthropic `tool_search_tool_bm25_*` / `_regex_*`), the server runs it within the
+    turn: the reply holds the search and what it found (Responses `tool_search_call` and
+    `tool_search_output` with the found definitions; Anthropic `server_tool_use` and
+    `tool_search_tool_result` with `tool_reference`s), then the reply's calls. With a
+    Responses search of `execution: "client"`, the reply holds a `tool_search_call` with
+    a `call_id`, for the client to answer with a `tool_search_output`.
+
+    `queries`: one query or several (Anthropic's search takes one: several are joined
+    with spaces). `found`: the names of the deferred tools the server's search finds;
+    `None` finds each deferred tool sharing a word with a query (in its name, split at
+    `_` and camelCase, or its description). A client-run search takes no `found`: the
+    client decides.
+    """
+
+    queries: str | tuple[str, ...]
+    found: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        queries: object = self.queries
+        if isinstance(queries, str):
+            queries = (queries,)
+        listed = (
+            tuple(cast("Sequence[object]", queries)) if isinstance(queries, tuple | list) else ()
+        )
+        if not listed or not all(isinstance(query, str) for query in listed):
+            raise TypeError(
+                f"FakeSearch(queries={self.queries!r}): give one query or a tuple of them, "
+                'each a string: `FakeSearch("exchange rate")`.'
+            )
+        object.__setattr__(self, "queries", listed)
+        found: object = self.found
+        if found is not None:
+            names = (
+                tuple(cast("Sequence[object]", found)) if isinstance(found, tuple | list) else None
+            )
+            if names is None or not all(isinstance(name, str) for name in names):
+                raise TypeError(
+                    f"FakeSearch(found={found!r}): give the found tools' names as a tuple of "
+                    'strings: `found=("get_exchange_rate",)`.'
+                )
+            object.__setattr__(self, "found", names)
+
+    @property
+    def query_list(self) -> list[str]:
+        """The queries, as a list (one query given as a string is a list of one)."""
+        queries = self.queries
+        return [queries] if isinstance(queries, str) else list(queries)
+
+
+@dataclass(frozen=True, slots=True)
 class FakeReply:
     """One scripted model turn: text, tool calls, or both.
 
@@ -54,12 +109,15 @@ class FakeReply:
     arguments to show a truncated call. `stop="refusal"` sends a refusal with `text`.
     `thinking` adds reasoning where the API has it (Anthropic thinking block with a
     signature, Responses reasoning item, Gemini thought signature on the first call).
+    `search` opens the turn's calls with a tool search (see `FakeSearch`; Responses and
+    Anthropic, whose servers search).
     """
 
     text: str | None = None
     calls: tuple[FakeCall, ...] = ()
     stop: Literal["end", "length", "refusal"] = "end"
     thinking: str | None = None
+    search: FakeSearch | None = None
 
     def __post_init__(self) -> None:
         # Checked here, when the reply is made: a wrong shape used to fail inside the
@@ -67,6 +125,11 @@ class FakeReply:
         object.__setattr__(self, "calls", _fake_calls(self.calls))
         if self.stop not in ("end", "length", "refusal"):
             raise ValueError(f'FakeReply(stop={self.stop!r}): use "end", "length" or "refusal".')
+        if self.search is not None and not isinstance(self.search, FakeSearch):
+            raise TypeError(
+                f"FakeReply(search={self.search!r}): give a FakeSearch, e.g. "
+                '`search=FakeSearch("exchange rate")`.'
+            )
 
     @classmethod
     def tool_calls(cls, *calls: FakeCall | tuple[str, Mapping[str, Any] | str]) -> FakeReply:
@@ -106,6 +169,9 @@ class FakeTool:
     kind: Literal["function", "custom"]
     schema: Mapping[str, Any] | None
     strict: bool
+    hidden: bool = False
+    """Deferred (`defer_loading: true`) and loaded by no search of the history yet: the
+    model cannot call it."""
 
 
 @dataclass(slots=True)
@@ -128,6 +194,10 @@ class FakeRequest:
     allowed: list[str] | None = None
     """The tools the tool choice lets the model call (a forced tool, or a choice over a
     subset), by name; None: every tool offered."""
+
+    def visible_tools(self) -> list[FakeTool]:
+        """The tools the model sees: all but the deferred ones no search loaded."""
+        return [tool for tool in self.tools if not tool.hidden]
 
 
 class RejectedRequest(Exception):
@@ -249,11 +319,12 @@ def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
       `invalid_first`, an invalid one on the first assistant turn, unless the
       format is strict: the live API would not let the model break it).
     - Tools offered, none called yet since the last user message: call each
-      tool once, in order, with minimal valid arguments (with `invalid_first`,
+      tool the model sees (a deferred tool once a search loaded it) once, in
+      order, with minimal valid arguments (with `invalid_first`,
       invalid ones for non-strict tools, then valid ones in the next round).
     - Otherwise: a short text quoting the latest tool results.
     """
-    callable_tools = [] if request.tool_choice_none else request.tools
+    callable_tools = [] if request.tool_choice_none else request.visible_tools()
     if request.allowed is not None:
         callable_tools = [tool for tool in callable_tools if tool.name in request.allowed]
     if request.output_schema is not None and not (callable_tools and request.rounds == 0):

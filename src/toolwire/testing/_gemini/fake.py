@@ -21,6 +21,7 @@ import httpx2
 
 from ..._api import Api
 from .._fake import FakeReply, FakeRequest, FakeServer, FakeTool, RejectedRequest, allow_only
+from .._fake_search import refuse_search
 from .._fake_wire import arguments_dict, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
@@ -111,6 +112,7 @@ class GeminiCodec:
     def render(
         self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
     ) -> httpx2.Response:
+        refuse_search(reply, "Gemini")
         signatures: dict[str, bytes] = server.state.setdefault(SIGNATURES, {})
         call_parts = _call_parts(reply, signatures)
         response_id = f"toolwire-fake-{server.next_id()}"
