@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import anthropic
 import openai
 import pytest
 from inline_snapshot import snapshot
@@ -33,7 +32,7 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
-from toolwire.testing import FakeAnthropic, FakeCall, FakeOpenAI, FakeReply, check_history
+from toolwire.testing import FakeCall, FakeOpenAI, FakeReply, check_history
 
 
 class get_stock(BaseFunctionToolModel[None, None]):
@@ -564,18 +563,14 @@ class TestFakeLoop:
             fake.client().responses.create(model="gpt-5.5", input="Stock?", tools=offered)
 
     def test_a_fake_without_programmatic_calls_refuses_one(self) -> None:
-        fake = FakeAnthropic(
+        fake = FakeOpenAI(
             script=[FakeReply(calls=(FakeCall("get_stock", {"sku": "A1"}, programmatic=True),))]
         )
         with pytest.raises(
-            anthropic.BadRequestError, match="which the anthropic fake does not make"
+            openai.BadRequestError, match="which the chat.completions fake does not make"
         ):
-            fake.client().messages.create(
-                model="claude-sonnet-4-6",
-                max_tokens=1024,
+            fake.client().chat.completions.create(
+                model="gpt-5.5",
                 messages=[{"role": "user", "content": "Stock?"}],
-                tools=[
-                    {"type": "code_execution_20250825", "name": "code_execution"},
-                    get_stock.model_tool_definition("anthropic"),
-                ],
+                tools=GROUP.tool_definitions("chat.completions"),
             )

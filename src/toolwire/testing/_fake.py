@@ -43,8 +43,11 @@ class FakeCall:
     `programmatic=True`: the program the model runs makes the call (programmatic tool
     calling, on OpenAI Responses: the turn holds a `program` item before its calls, each
     call's `caller` names it; the request must offer the `programmatic_tool_calling`
-    tool and let programs call the tool in its `allowed_callers`; a call to a tool only
-    programs may call is made by a program even without it)."""
+    tool and let programs call the tool in its `allowed_callers`; on Anthropic: the code
+    execution tool's `server_tool_use` block opens the calls, each call's `caller` names
+    it, and the request must offer a code execution tool whose version the tool's
+    `allowed_callers` hold; a call to a tool only programs may call is made by a program
+    even without it)."""
 
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])
@@ -331,7 +334,8 @@ def _refuse_programmatic(reply: FakeReply, api: Api) -> None:
         raise RejectedRequest(
             f"toolwire fake: the script makes a programmatic call to {made.name!r} "
             f"(FakeCall(programmatic=True)), which the {api} fake does not make; script "
-            "programmatic calls on FakeOpenAI's Responses API, or make the call direct."
+            "programmatic calls on FakeOpenAI's Responses API or on FakeAnthropic, or make the "
+            "call direct."
         )
 
 

@@ -11,6 +11,14 @@ matches is rejected, like the live API rejects an edited or re-signed block.
 (`tool_search_tool_bm25_*` or `_regex_*`): a `server_tool_use` block (`srvtoolu_fake<n>`,
 its `query` the search's queries joined with spaces) and its `tool_search_tool_result`,
 a `tool_reference` per deferred tool found (see `_fake_search`).
+
+Programmatic calls (`FakeCall(programmatic=True)`, and every call to a tool whose
+`allowed_callers` leave out "direct") are made by a program the code execution tool
+runs: its `server_tool_use` block (`srvtoolu_fake<n>`, `name: "code_execution"`) opens
+them, each `tool_use` names it in `caller`, and the response's `container`
+(`container_fake<n>`) must come back with the results; once a reply makes no more
+programmatic calls, it opens with the program's `code_execution_tool_result` (see
+`programs.py`).
 """
 
 from __future__ import annotations
@@ -44,6 +52,15 @@ from .._tool_shapes import reject_wrong_tool_shapes
 from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
+from .programs import (
+    Program,
+    open_container,
+    pending_program,
+    program_blocks,
+    program_result,
+    program_version,
+    refuse_missing_container,
+)
 from .tools import (
     anthropic_callers_problem,
     anthropic_reference_problems,
@@ -72,7 +89,7 @@ class AnthropicCodec:
     """Reads Messages requests, answers them as the live API would (JSON or SSE)."""
 
     api: Api = "anthropic"
-    programmatic_calls = False
+    programmatic_calls = True
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/messages")
@@ -93,6 +110,7 @@ class AnthropicCodec:
         reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
         if (problem := anthropic_callers_problem(json_list(body.get("tools")))) is not None:
             raise RejectedRequest(problem)
+        refuse_missing_container(body, server)
         loaded = set(loaded_tool_names(json_list(body.get("messages"))))
         tools = [
             FakeTool(
@@ -140,20 +158,32 @@ class AnthropicCodec:
             blocks.append(({"type": "thinking", "thinking": thinking, "signature": signature}, ""))
         if reply.text:
             blocks.append(({"type": "text", "text": reply.text}, ""))
+        tools = json_list(body.get("tools"))
+        reply, version = program_version(reply, tools)
+        pending = pending_program(json_list(body.get("messages")))
+        if pending is not None and version is None:  # the program ends with its output
+            blocks.insert(0, (program_result(pending, request.results), ""))
         found: list[str] = []
         if reply.search is not None:
-            searched = _search_blocks(reply.search, json_list(body.get("tools")), server)
+            searched = _search_blocks(reply.search, tools, server)
             references = field(field(searched[-1][0], "content"), "tool_references")
             found = [text_field(r, "tool_name") for r in json_list(references)]
             blocks += searched
         refuse_hidden_calls(reply.calls, request, found)
+        program: Program | None = None
         for call in reply.calls:
+            caller: dict[str, Any] = {"type": "direct"}
+            if call.programmatic and version is not None:
+                if program is None:
+                    program, opening = program_blocks(reply.calls, version, pending, server)
+                    blocks += opening
+                caller = {"type": program.version, "tool_id": program.tool_id}
             block = {
                 "type": "tool_use",
                 "id": call.id or f"toolu_fake{server.next_id()}",
                 "name": call.name,
                 "input": _input(call),
-                "caller": {"type": "direct"},
+                "caller": caller,
             }
             blocks.append((block, arguments_text(call)))
         if reply.stop == "length":
@@ -174,6 +204,9 @@ class AnthropicCodec:
             "stop_sequence": None,
             "usage": _usage(10),
         }
+        container = open_container(body, program, server)
+        if container is not None:
+            message["container"] = container
         if not request.stream:
             return httpx2.Response(200, json=message)
         return httpx2.Response(
@@ -199,6 +232,10 @@ def thinking_signature(thinking: str) -> str:
     return base64.b64encode(digest).decode()
 
 
+_WHOLE_BLOCKS = frozenset({"tool_search_tool_result", "code_execution_tool_result"})
+"""Server tool results: streamed whole in their `content_block_start`."""
+
+
 def _events(
     message: dict[str, Any], blocks: list[tuple[dict[str, Any], str]]
 ) -> list[tuple[str | None, Any]]:
@@ -218,7 +255,7 @@ def _events(
             opening: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
         elif kind == "text":
             opening = {"type": "text", "text": ""}
-        elif kind == "tool_search_tool_result":
+        elif kind in _WHOLE_BLOCKS:
             opening = block  # a server tool's result comes whole
         else:
             opening = {**block, "input": {}}
@@ -235,14 +272,16 @@ def _events(
         elif kind == "text":
             for piece in split_text(block["text"]):
                 delta(index, {"type": "text_delta", "text": piece})
-        elif kind == "tool_search_tool_result":
+        elif kind in _WHOLE_BLOCKS:
             pass
         else:
             delta(index, {"type": "input_json_delta", "partial_json": ""})
             for piece in split_text(input_json, 16) if input_json else []:
                 delta(index, {"type": "input_json_delta", "partial_json": piece})
         events.append(("content_block_stop", {"type": "content_block_stop", "index": index}))
-    final = {"stop_reason": message["stop_reason"], "stop_sequence": None}
+    final: dict[str, Any] = {"stop_reason": message["stop_reason"], "stop_sequence": None}
+    if "container" in message:
+        final["container"] = message["container"]
     events.append(
         (
             "message_delta",

@@ -22,11 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
 from typing import Any
 
 from ..._adapters.openai_responses.items import flat_name
 from .._fake import FakeCall, FakeReply, RejectedRequest
+from .._fake_programs import with_program_only_calls
 from .._fake_wire import joined_text, json_list
 from .._rules import HistoryProblem, field, text_field
 
@@ -83,19 +83,9 @@ def with_programs(reply: FakeReply, tools: Sequence[Any]) -> FakeReply:
     without "direct") made by a program, as the live model could only make them; a
     reply whose programmatic call the request does not let a program make is refused."""
     callers = _allowed_callers(tools)
-    calls = tuple(
-        replace(call, programmatic=True)
-        if not call.programmatic and _program_only(callers.get(call.name))
-        else call
-        for call in reply.calls
-    )
-    _check_programmatic(calls, tools, callers)
-    return reply if calls == reply.calls else replace(reply, calls=calls)
-
-
-def _program_only(callers: list[Any] | None) -> bool:
-    """Whether a tool's `allowed_callers` let only programs call it."""
-    return bool(callers) and "direct" not in callers
+    reply = with_program_only_calls(reply, callers)
+    _check_programmatic(reply.calls, tools, callers)
+    return reply
 
 
 def _check_programmatic(
