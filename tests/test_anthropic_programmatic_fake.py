@@ -429,3 +429,26 @@ class TestRefusals:
                 "allowed_callers without its version": "toolwire fake: the reply calls 'get_stock' from a program run by the code execution tool 'code_execution_20250825', but that tool's allowed_callers ['direct'] do not hold 'code_execution_20250825'; set model_tool_allowed_callers = [\"programmatic\"] on its class, or name that version.",
             }
         )
+
+    def test_text_beside_a_programs_results_is_refused(self) -> None:
+        fake = FakeAnthropic(script=SCRIPT)
+        first, history = answered_first_turn(fake, TOOLS)
+        results: Any = history[-1]["content"]
+        history[-1] = {"role": "user", "content": [*results, {"type": "text", "text": "Go on."}]}
+        assert [p.message for p in check_history(history, "anthropic")] == snapshot(
+            [
+                "messages[2] (user) answers calls a program made ('toolu_fake3', 'toolu_fake4') and also holds a text block at content[2]; while a program waits for its results, the message must hold only tool_result blocks: send other content once the program has ended"
+            ]
+        )
+        with pytest.raises(anthropic.BadRequestError) as refused:
+            fake.client().messages.create(
+                model=MODEL,
+                max_tokens=1024,
+                tools=TOOLS,
+                messages=history,
+                container=next_request_container(first),
+            )
+        assert refused.value.response.json()["error"]["message"] == snapshot("""\
+The history breaks the anthropic rules:
+- messages[2] (user) answers calls a program made ('toolu_fake3', 'toolu_fake4') and also holds a text block at content[2]; while a program waits for its results, the message must hold only tool_result blocks: send other content once the program has ended\
+""")

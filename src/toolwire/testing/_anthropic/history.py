@@ -14,6 +14,10 @@ What the live API rejects, and how each rule reads:
   message right before it (live: "unexpected `tool_use_id` found in
   `tool_result` blocks"), a second result for one id, and blocks without ids;
 - results for one assistant turn split across two user messages;
+- a user message answering calls a program made (their `caller` is a code execution
+  version) that holds anything besides its `tool_result` blocks (the programmatic tool
+  calling guide: while a program waits for its results, "your response message must
+  contain only tool_result blocks");
 - a text block whose text is empty, in any message (live: "text content
   blocks must be non-empty"). The API itself sometimes returns one next to a
   `tool_use` (anthropic-sdk-python#461); `assistant_messages` leaves it out;
@@ -46,6 +50,7 @@ class _Turn:
     def __init__(self) -> None:
         self.uses: list[tuple[str, str, int]] = []  # id, name, message index
         self.answered: dict[str, int] = {}
+        self.programmatic: set[str] = set()  # ids of the uses a program made
 
     @property
     def index(self) -> int:
@@ -79,6 +84,7 @@ def anthropic_history_problems(
             continue
         if turn is not None and turn.uses:
             problems += _answers(index, blocks, turn, owner)
+            problems += _beside_program_results(index, blocks, turn)
             problems += _split_or_missing(index, turn, messages, order[position + 1 :], consumed)
         else:
             problems += _orphans(index, blocks, owner, consumed)
@@ -116,6 +122,8 @@ def _collect_uses(index: int, blocks: list[Mapping[str, Any]], turn: _Turn) -> l
             )
             continue
         turn.uses.append((use_id, name, index))
+        if text_field(field(block, "caller"), "type") not in ("", "direct"):
+            turn.programmatic.add(use_id)
     return problems
 
 
@@ -142,6 +150,31 @@ def _answers(
             before_results = ""
         problems += _one_result(index, use_id, turn, owner)
     return problems
+
+
+def _beside_program_results(
+    index: int, blocks: list[Mapping[str, Any]], turn: _Turn
+) -> list[HistoryProblem]:
+    """The blocks besides the results in a user message answering a program's calls."""
+    answered = [
+        text_field(block, "tool_use_id")
+        for block in blocks
+        if text_field(block, "type") == "tool_result"
+        and text_field(block, "tool_use_id") in turn.programmatic
+    ]
+    if not answered:
+        return []
+    return [
+        HistoryProblem(
+            index,
+            f"messages[{index}] (user) answers calls a program made ({quoted(answered)}) and "
+            f"also holds a {text_field(block, 'type') or 'untyped'} block at "
+            f"content[{position}]; while a program waits for its results, the message must "
+            "hold only tool_result blocks: send other content once the program has ended",
+        )
+        for position, block in enumerate(blocks)
+        if text_field(block, "type") != "tool_result"
+    ]
 
 
 def _one_result(
