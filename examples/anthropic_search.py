@@ -1,7 +1,8 @@
 """Tool search on Anthropic: deferred tools go with `defer_loading`, and toolwire's own
 search (run by the client) answers the model's searches with `tool_reference` blocks,
 which load the tools they name. (`add_tool_search()` alone offers Anthropic's server-side
-BM25 search instead: the API searches, and its blocks replay with the turn.)"""
+BM25 search instead: the API searches, and its blocks replay with the turn; see
+anthropic_server_search.py.)"""
 
 import os
 

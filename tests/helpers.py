@@ -10,6 +10,8 @@ from typing import TYPE_CHECKING, Any
 from anthropic.types import Message
 from openai.types.chat import ChatCompletion
 
+from toolwire.core import BaseFunctionToolModel
+
 if TYPE_CHECKING:
     import httpx2
     from google import genai
@@ -79,3 +81,24 @@ def offline_gemini_client(http: httpx2.Client) -> genai.Client:
 @functools.cache
 def _shared_ssl_context() -> ssl.SSLContext:
     return ssl.create_default_context()
+
+
+# Two tools the stream tests share: what their calls stream is the point, not the tools.
+
+
+class get_weather(BaseFunctionToolModel[None, None]):
+    """Get the weather."""
+
+    city: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Sunny in {self.city}.", None
+
+
+class get_time(BaseFunctionToolModel[None, None]):
+    """Get the time."""
+
+    tz: str
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        return f"Noon in {self.tz}.", None

@@ -1,9 +1,7 @@
 """`ToolCallStream("anthropic").feed` takes a fast path for an input_json_delta of the
 open tool call. It must fold every stream exactly as the general path does: each stream
-is fed, in lockstep, to an accumulator that may take the fast path and to one held to
-the general path; both must give the same events (and previews), the same
-`completed_calls` after every item, and the same `final_response()`, or raise the same
-error. A count of the items the fast path took shows the comparisons are not vacuous."""
+is fed in lockstep to both paths (`tests.stream_lockstep`). A count of the items the
+fast path took shows the comparisons are not vacuous."""
 
 from __future__ import annotations
 
@@ -20,10 +18,9 @@ from anthropic.types.beta import BetaRawMessageStreamEvent
 
 from tests.conformance.test_anthropic_round_trips import all_anthropic_cases, synthesized_sse
 from tests.shared_data import require_shared
+from tests.stream_lockstep import fold_alike
 from tests.test_anthropic_stream import end, start, stop, tool_block
-from toolwire._adapters.anthropic import stream as anthropic_stream
 from toolwire._adapters.anthropic.stream import AnthropicStreamAccumulator
-from toolwire.core import ToolCallArgumentsDelta
 
 EVENTS: pydantic.TypeAdapter[RawMessageStreamEvent] = pydantic.TypeAdapter(RawMessageStreamEvent)
 BETA: pydantic.TypeAdapter[BetaRawMessageStreamEvent] = pydantic.TypeAdapter(
@@ -31,41 +28,10 @@ BETA: pydantic.TypeAdapter[BetaRawMessageStreamEvent] = pydantic.TypeAdapter(
 )
 
 
-def outcome(feed: Any, item: object) -> object:
-    """What feeding `item` did: the events (an argument delta with its preview), or the
-    error raised."""
-    try:
-        events = feed(item)
-    except Exception as error:  # compared, not hidden: both paths must raise the same
-        return (type(error), str(error))
-    return [
-        (event, event.partial_arguments) if isinstance(event, ToolCallArgumentsDelta) else event
-        for event in events
-    ]
-
-
-def final(accumulator: AnthropicStreamAccumulator) -> object:
-    try:
-        return accumulator.final_response()
-    except Exception as error:
-        return (type(error), str(error))
-
-
 def lockstep(items: list[Any]) -> int:
-    """Feed `items` to both accumulators, compare after each; return how many items the
+    """Both paths fold `items` alike (see `tests.stream_lockstep`); how many items the
     fast path took."""
-    fast, general = AnthropicStreamAccumulator(), AnthropicStreamAccumulator()
-    general_feed = general._feed
-    taken = 0
-    for item in items:
-        open_call = fast._open_call
-        kind = fast._fragment_type
-        read = anthropic_stream._continued_input(item, open_call)
-        taken += type(item) is kind and read is not None
-        assert outcome(fast.feed, item) == outcome(general_feed, item)
-        assert fast.completed_calls() == general.completed_calls()
-    assert final(fast) == final(general)
-    return taken
+    return fold_alike(AnthropicStreamAccumulator, items).taken
 
 
 def sdk_items(body: bytes) -> list[Any]:

@@ -1,10 +1,8 @@
 """`ToolCallStream("chat.completions").feed` takes a fast path for argument-continuation
 chunks (one fragment of choice 0's open call, nothing else). It must fold every stream
-exactly as the general path does: each stream here is fed, in lockstep, to an
-accumulator that may take the fast path and to one held to the general path, and both
-must give the same events (and previews), the same `completed_calls` after every item,
-and the same `final_response()`, or raise the same error. A spy on the fast path's
-recogniser shows which chunks it took, so the comparisons are not vacuous."""
+exactly as the general path does: each stream here is fed in lockstep to both paths
+(`tests.stream_lockstep`), which also shows which chunks the fast path took, so the
+comparisons are not vacuous."""
 
 from __future__ import annotations
 
@@ -20,72 +18,17 @@ from openai.types.chat import ChatCompletionChunk
 from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
 
 from tests.shared_data import all_cases, require_shared
-from toolwire._adapters.openai_chat import stream as chat_stream
+from tests.stream_lockstep import Folded, fold_alike
 from toolwire._adapters.openai_chat.stream import ChatStreamAccumulator
-from toolwire.core import ToolCallArgumentsDelta
 from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
 
 BASE = {"id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m"}
 
 
-def outcome(feed: Any, item: object) -> object:
-    """What feeding `item` did: the events (an argument delta with its preview), or the
-    error raised."""
-    try:
-        events = feed(item)
-    except Exception as error:  # compared, not hidden: both paths must raise the same
-        return (type(error), str(error))
-    return [
-        (event, event.partial_arguments) if isinstance(event, ToolCallArgumentsDelta) else event
-        for event in events
-    ]
-
-
-def final(accumulator: ChatStreamAccumulator) -> object:
-    try:
-        return accumulator.final_response()
-    except Exception as error:
-        return (type(error), str(error))
-
-
-class Spy:
-    """Records what the fast path's recogniser said about each chunk it was shown."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.seen: list[tuple[object, str | None]] = []
-        recognise = chat_stream._continued_arguments
-
-        def spy(chunk: Any, index: int | None) -> str | None:
-            arguments = recognise(chunk, index)
-            self.seen.append((chunk, arguments))
-            return arguments
-
-        monkeypatch.setattr(chat_stream, "_continued_arguments", spy)
-
-    def took(self, item: object) -> bool:
-        """Whether the fast path folded `item`."""
-        return any(chunk is item and arguments is not None for chunk, arguments in self.seen)
-
-    def taken(self) -> int:
-        return sum(arguments is not None for _, arguments in self.seen)
-
-
-@pytest.fixture
-def spy(monkeypatch: pytest.MonkeyPatch) -> Spy:
-    return Spy(monkeypatch)
-
-
-def lockstep(items: Iterable[object]) -> object:
-    """Feed `items` to both paths, asserting they agree after each; the final response
-    (or the error it raises), which both agree on too."""
-    fast, general = ChatStreamAccumulator(), ChatStreamAccumulator()
-    for position, item in enumerate(items):
-        fed = outcome(fast.feed, item)
-        assert fed == outcome(general._feed, item), f"item {position}: {item!r}"
-        assert fast.completed_calls() == general.completed_calls(), f"item {position}"
-    result = final(fast)
-    assert result == final(general)
-    return result
+def lockstep(items: Iterable[object]) -> Folded:
+    """Both paths fold `items` alike (see `tests.stream_lockstep`): the final response (or
+    the error it raises), and which items the fast path took."""
+    return fold_alike(ChatStreamAccumulator, items)
 
 
 def sdk_chunks(chunks: list[dict[str, Any]]) -> list[Any]:
@@ -157,16 +100,17 @@ def settling(call_id: str | None, name: str, index: int | None = 0) -> list[dict
 # --- streams as the SDK yields them --------------------------------------------------
 
 
-def test_a_long_argument_is_folded_by_the_fast_path(spy: Spy) -> None:
+def test_a_long_argument_is_folded_by_the_fast_path() -> None:
     """The benchmark's shape: every fragment takes the fast path but the first two, which
     show that the call's fragments are appended (not resent whole) and so go to the
     general path."""
     arguments = json.dumps({"path": "notes.md", "content": "lorem ipsum " * 100})
     parts = [arguments[i : i + 50] for i in range(0, len(arguments), 50)]
     items = sdk_chunks([start("call_1", "write_file"), *map(more, parts), chunk({}, "tool_calls")])
-    response: Any = lockstep(items)
+    folded = lockstep(items)
+    response: Any = folded.final
     assert response.choices[0].message.tool_calls[0].function.arguments == arguments
-    assert spy.taken() == len(parts) - 2
+    assert folded.taken == len(parts) - 2
 
 
 def fragments_after_the_first_two(items: list[ChatCompletionChunk]) -> int:
@@ -196,12 +140,13 @@ def recorded_chat_streams() -> list[Any]:
 
 
 @pytest.mark.parametrize("case", recorded_chat_streams())
-def test_recorded_streams_fold_the_same_on_both_paths(case: dict[str, Any], spy: Spy) -> None:
+def test_recorded_streams_fold_the_same_on_both_paths(case: dict[str, Any]) -> None:
     require_shared()
     items = sse_items(case["response"])
-    result: Any = lockstep(items)
+    folded = lockstep(items)
+    result: Any = folded.final
     assert result.choices[0].message.tool_calls
-    assert spy.taken() == fragments_after_the_first_two(items)
+    assert folded.taken == fragments_after_the_first_two(items)
 
 
 def test_the_corpus_has_streamed_chat_cases() -> None:
@@ -227,19 +172,19 @@ FAKE_REPLIES = {
 
 @pytest.mark.parametrize("reply", FAKE_REPLIES.values(), ids=FAKE_REPLIES.keys())
 @pytest.mark.parametrize("usage", [False, True], ids=["no-usage", "with-usage"])
-def test_the_fake_servers_streams(reply: FakeReply, usage: bool, spy: Spy) -> None:
+def test_the_fake_servers_streams(reply: FakeReply, usage: bool) -> None:
     client = FakeOpenAI(script=[reply]).client()
     options: Any = {"stream_options": {"include_usage": True}} if usage else {}
     messages: Any = [{"role": "user", "content": "go"}]
     items = list(
         client.chat.completions.create(model="m", messages=messages, stream=True, **options)
     )
-    lockstep(items)
-    assert spy.taken() == fragments_after_the_first_two(items)
-    assert spy.taken() > 0 or not any(len(str(call.arguments)) > 32 for call in reply.calls)
+    taken = lockstep(items).taken
+    assert taken == fragments_after_the_first_two(items)
+    assert taken > 0 or not any(len(str(call.arguments)) > 32 for call in reply.calls)
 
 
-def test_the_sdk_stream_helpers_events(spy: Spy) -> None:
+def test_the_sdk_stream_helpers_events() -> None:
     """`client.chat.completions.stream()` yields wrapped chunks and restating events:
     the fast path leaves them all to the general path."""
     reply = FakeReply.tool_calls(FakeCall("get_weather", {"city": "Paris, France, Europe"}))
@@ -248,9 +193,10 @@ def test_the_sdk_stream_helpers_events(spy: Spy) -> None:
         model="m", messages=[{"role": "user", "content": "go"}]
     ) as events:
         items = list(events)
-    response: Any = lockstep(items)
+    folded = lockstep(items)
+    response: Any = folded.final
     assert response.choices[0].message.tool_calls
-    assert spy.taken() == 0
+    assert folded.taken == 0
 
 
 SERVER_STREAMS: dict[str, tuple[int, list[dict[str, Any]]]] = {
@@ -460,10 +406,9 @@ SERVER_STREAMS: dict[str, tuple[int, list[dict[str, Any]]]] = {
 
 
 @pytest.mark.parametrize("name", SERVER_STREAMS)
-def test_server_streams_fold_the_same_on_both_paths(name: str, spy: Spy) -> None:
+def test_server_streams_fold_the_same_on_both_paths(name: str) -> None:
     taken, chunks = SERVER_STREAMS[name]
-    lockstep(sdk_chunks(chunks))
-    assert spy.taken() == taken
+    assert lockstep(sdk_chunks(chunks)).taken == taken
 
 
 # --- one chunk that must be left to the general path --------------------------------
@@ -547,24 +492,21 @@ def around(edge: dict[str, Any]) -> list[dict[str, Any]]:
 
 @pytest.mark.parametrize("edge", DECLINED.values(), ids=DECLINED.keys())
 def test_a_chunk_with_more_than_a_fragment_is_left_to_the_general_path(
-    edge: dict[str, Any], spy: Spy
+    edge: dict[str, Any],
 ) -> None:
-    items = sdk_chunks(around(edge))
-    lockstep(items)
-    assert not spy.took(items[4])
-    assert spy.took(items[3])
+    took = lockstep(sdk_chunks(around(edge))).took
+    assert not took[4]
+    assert took[3]
 
 
 @pytest.mark.parametrize("edge", TAKEN.values(), ids=TAKEN.keys())
 def test_what_the_general_path_ignores_does_not_stop_the_fast_path(
-    edge: dict[str, Any], spy: Spy
+    edge: dict[str, Any],
 ) -> None:
-    items = sdk_chunks(around(edge))
-    lockstep(items)
-    assert spy.took(items[4])
+    assert lockstep(sdk_chunks(around(edge))).took[4]
 
 
-def test_chunks_the_fast_path_cannot_read_are_folded_as_before(spy: Spy) -> None:
+def test_chunks_the_fast_path_cannot_read_are_folded_as_before() -> None:
     """Chunks built by hand (without fields the SDK always sets, with a tuple or a dict
     of choices) and an OpenAI-compatible library's plain objects are declined, and
     folded (or refused) by the general path."""
@@ -578,13 +520,14 @@ def test_chunks_the_fast_path_cannot_read_are_folded_as_before(spy: Spy) -> None
     a_dict = a_dict.model_copy(update={"choices": {0: a_dict.choices[0]}})
     declined = [no_usage, no_logprobs, a_tuple, a_dict]
     last = validated(more("5"))
-    lockstep([validated(start("call_a", "f")), *declined, last, validated(chunk({}, "stop"))])
-    assert [spy.took(item) for item in [*declined, last]] == [False, False, False, False, True]
+    folded = lockstep(
+        [validated(start("call_a", "f")), *declined, last, validated(chunk({}, "stop"))]
+    )
+    assert folded.took[1:-1] == (False, False, False, False, True)
 
-    taken = spy.taken()
     stream = [start("call_a", "f"), more("{}"), more(""), chunk({}, "tool_calls")]
-    lockstep([namespace(item.model_dump()) for item in sdk_chunks(stream)])
-    assert spy.taken() == taken  # such a delta may have reasoning fields: never taken
+    plain = lockstep([namespace(item.model_dump()) for item in sdk_chunks(stream)])
+    assert plain.taken == 0  # such a delta may have reasoning fields: never taken
 
 
 def validated(data: dict[str, Any]) -> ChatCompletionChunk:
@@ -605,11 +548,10 @@ class ReasoningChunk(ChatCompletionChunk):
     choices: list[ReasoningChoice]  # pyright: ignore[reportIncompatibleVariableOverride]
 
 
-def test_a_delta_that_declares_a_reasoning_field_is_left_to_the_general_path(spy: Spy) -> None:
+def test_a_delta_that_declares_a_reasoning_field_is_left_to_the_general_path() -> None:
     stream = [start("call_a", "f"), more("{"), more("", reasoning_content="Hm."), more("}")]
     items = [ReasoningChunk.model_validate(item) for item in [*stream, chunk({}, "stop")]]
-    lockstep(items)
-    assert spy.taken() == 0
+    assert lockstep(items).taken == 0
 
 
 def namespace(data: object) -> object:

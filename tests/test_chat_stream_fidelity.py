@@ -15,8 +15,8 @@ import pytest
 from openai import OpenAI
 from openai.types.chat import ChatCompletion
 
+from tests.helpers import get_weather
 from toolwire.core import (
-    BaseFunctionToolModel,
     ReasoningDelta,
     StandardToolCall,
     StreamEvent,
@@ -101,15 +101,6 @@ def shown(events: list[StreamEvent]) -> list[object]:
         else e
         for e in events
     ]
-
-
-class get_weather(BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
 
 
 group = ToolGroup.from_list([get_weather])

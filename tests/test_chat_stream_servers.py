@@ -13,8 +13,8 @@ import httpx2
 import pytest
 from openai import OpenAI
 
+from tests.helpers import get_time, get_weather
 from toolwire.core import (
-    BaseFunctionToolModel,
     StreamEvent,
     ToolCallCompleted,
     ToolCallStarted,
@@ -52,24 +52,6 @@ def stream_through_sdk(chunks: list[dict[str, Any]]) -> tuple[ToolCallStream[Any
     for item in client.chat.completions.create(model="m", messages=[], stream=True):
         events.extend(stream.feed(item))
     return stream, events
-
-
-class get_weather(BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
-
-
-class get_time(BaseFunctionToolModel[None, None]):
-    """Get the time."""
-
-    tz: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Noon in {self.tz}.", None
 
 
 group = ToolGroup.from_list([get_weather, get_time])

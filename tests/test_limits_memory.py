@@ -12,8 +12,7 @@ import json
 import tracemalloc
 from collections.abc import Callable
 
-from openai.types.chat import ChatCompletion
-
+from tests.helpers import chat_completion
 from toolwire._streaming._scanner import JsonScanner
 from toolwire.core import ArgumentLimits, BaseFunctionToolModel, ToolGroup
 
@@ -46,31 +45,7 @@ def test_dispatching_a_megabyte_of_code_costs_about_the_text() -> None:
     """The limit check, validation and the handler together stay within a few times the
     argument's size (the validated `content` string itself is one copy)."""
     group = ToolGroup.from_list([write_file])
-    response = ChatCompletion.model_validate(
-        {
-            "id": "c",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "m",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {
-                                "id": "call_1",
-                                "type": "function",
-                                "function": {"name": "write_file", "arguments": ARGUMENTS},
-                            }
-                        ],
-                    },
-                }
-            ],
-        }
-    )
+    response = chat_completion(("write_file", ARGUMENTS, "call_1"))
     limits = ArgumentLimits(max_chars=2_000_000)
     results: list[object] = []
     peak = peak_bytes(lambda: results.extend(group.run_tool_calls(response, None, limits=limits)))

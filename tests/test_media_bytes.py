@@ -16,13 +16,15 @@ from typing import Any
 import pytest
 from inline_snapshot import snapshot
 
+import toolwire._media
 from tests.images import GIF, JPEG, PNG, WEBP, jpeg, png
 from tests.test_media_placement import dumped, placements, returned
-from toolwire._api import API_NAMES
+from toolwire._api import API_NAMES, Api
 from toolwire._image_bytes import ImageHeader, read_image
 from toolwire.core import (
     FilePart,
     ImagePart,
+    MediaPlacement,
     media_report,
     tool_result_messages,
 )
@@ -195,6 +197,43 @@ def test_an_image_that_decodes_is_sent_and_checks_clean_on_every_api() -> None:
     done = returned("shot:", ImagePart.from_bytes(png(3, 2)), ImagePart.from_bytes(JPEG))
     for api in API_NAMES:
         assert media_report([done], api).undelivered == (), api
+
+
+@pytest.mark.parametrize("media", ["native", "message"])
+@pytest.mark.parametrize("api", API_NAMES)
+def test_each_image_s_bytes_are_checked_once_however_often_it_is_placed(
+    api: Api, media: MediaPlacement, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A big PNG's chunk CRCs take milliseconds: each image part's bytes are checked once,
+    for its place in the result and in the message after the results, its render, a
+    second render and the media report; by bytes and by `data:` URL; a broken one keeps
+    its note every time. On Anthropic, also in a request of more than 20 images, whose
+    size rule counts them first."""
+    checked: list[bytes] = []
+
+    def counted(data: bytes) -> ImageHeader | str:
+        checked.append(data)
+        return read_image(data)
+
+    monkeypatch.setattr(toolwire._media, "read_image", counted)
+    broken = PNG[:-3]
+    images = [
+        png(3, 2),
+        png(5, 5),
+        broken,
+        *(png(9, 9) for _ in range(21 if api == "anthropic" else 0)),
+    ]
+    done = returned(
+        "shots:",
+        ImagePart.from_bytes(images[0]),
+        ImagePart(url=f"data:image/png;base64,{base64.b64encode(images[1]).decode()}"),
+        *(ImagePart(data=image, media_type="image/png") for image in images[2:]),
+    )
+    first = dumped(tool_result_messages([done], api, media=media))
+    again = dumped(tool_result_messages([done], api, media=media))
+    report = placements(done, api, media)
+    assert (checked, again == first) == (images, True)
+    assert report[2] == ("note", "its PNG data is cut short (inside its 'IEND' chunk)")
 
 
 def test_a_cut_image_never_reaches_the_wire_so_the_history_checks_clean() -> None:

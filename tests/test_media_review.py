@@ -20,14 +20,11 @@ import pytest
 from inline_snapshot import snapshot
 
 from tests.images import GIF, JPEG, PNG
+from tests.test_media_placement import b64, returned
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
-    BaseFunctionToolModel,
     FilePart,
     ImagePart,
-    ResultPart,
-    StandardToolCall,
-    ToolGroup,
     assistant_messages,
     media_report,
     tool_result_messages,
@@ -41,26 +38,6 @@ NOT_FOUND_PAGE = b"<html><body>404 Not Found</body></html>"
 FIVE_MB = 5 * 1024 * 1024
 LARGEST_ANTHROPIC_IMAGE = FIVE_MB // 4 * 3
 """The most bytes whose base64 (4 characters per 3 bytes) fits Anthropic's 5 MB."""
-
-
-def b64(data: bytes) -> str:
-    return base64.b64encode(data).decode()
-
-
-class shot(BaseFunctionToolModel[list[ResultPart], None]):
-    """Return what the test hands in as context."""
-
-    def model_tool_handler(self, context: list[ResultPart]) -> tuple[list[ResultPart], None]:
-        return context, None
-
-
-group = ToolGroup.from_list([shot])
-CALL = StandardToolCall("function", "call_1", "shot", "{}")
-
-
-def returned(*parts: ResultPart) -> Any:
-    """The result of a call whose handler returned `parts`."""
-    return group.run_tool_call(CALL, list(parts))
 
 
 MODELS: dict[str, str] = {"anthropic": "claude-sonnet-4-6", "gemini": "gemini-3-flash-preview"}

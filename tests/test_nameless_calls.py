@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 from anthropic.types import Message
 from google.genai import types as genai
-from openai.types.chat import ChatCompletion
 from openai.types.responses import Response
 
+from tests.helpers import chat_completion
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -31,31 +31,7 @@ class get_time(BaseFunctionToolModel[None, None]):
 group = ToolGroup.from_list([get_time])
 
 NAMELESS: dict[Api, Any] = {
-    "chat.completions": ChatCompletion.model_validate(
-        {
-            "id": "c",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "m",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {
-                                "id": "c1",
-                                "type": "function",
-                                "function": {"name": "", "arguments": "{}"},
-                            }  # fmt: skip
-                        ],
-                    },
-                }
-            ],
-        }
-    ),
+    "chat.completions": chat_completion(("", "{}", "c1")),
     "responses": Response.model_validate(
         {
             "id": "r",

@@ -206,13 +206,22 @@ def test_a_dump_without_the_version_field_loads() -> None:
     assert [p.call.id for p in GROUP.load_pending(json.dumps(as_dict))] == ["c1", "c2"]
 
 
-def test_a_dump_of_a_newer_format_says_so() -> None:
+def test_a_dump_of_a_newer_format_says_to_upgrade_once() -> None:
+    """One message, not wrapped in the "not toolwire pending-call JSON" one: the dump is
+    fine, this toolwire is too old for it (with or without the version that wrote it)."""
     as_dict = GROUP.dump_pending(GROUP.prepare_tool_calls(RESPONSE), as_dict=True)
-    as_dict.update(format="toolwire.pending/3", toolwire="9.0.0")
-    with pytest.raises(PendingCallError) as error:
-        GROUP.load_pending(as_dict)
-    assert str(error.value) == snapshot(
-        "This is not toolwire pending-call JSON (made by dump_pending): PendingCallError: This pending-call dump has format 'toolwire.pending/3', written by toolwire 9.0.0; this toolwire (0.1.0) reads 'toolwire.pending/2'. Load it with a toolwire at least as new as the one that dumped it.. Pass load_pending the text or dict dump_pending returned, unchanged."
+    as_dict.update(format="toolwire.pending/99", toolwire="9.0.0")
+    messages: list[str] = []
+    for dump in (as_dict, json.dumps(as_dict), {**as_dict, "toolwire": None}):
+        with pytest.raises(PendingCallError) as error:
+            GROUP.load_pending(dump)
+        messages.append(str(error.value))
+    assert messages == snapshot(
+        [
+            "This pending-call dump has format 'toolwire.pending/99', written by toolwire 9.0.0; this toolwire (0.1.0) reads formats up to 'toolwire.pending/2'. Upgrade toolwire to 9.0.0 or later (`pip install -U toolwire`) to load it.",
+            "This pending-call dump has format 'toolwire.pending/99', written by toolwire 9.0.0; this toolwire (0.1.0) reads formats up to 'toolwire.pending/2'. Upgrade toolwire to 9.0.0 or later (`pip install -U toolwire`) to load it.",
+            "This pending-call dump has format 'toolwire.pending/99', written by a newer toolwire; this toolwire (0.1.0) reads formats up to 'toolwire.pending/2'. Upgrade toolwire (`pip install -U toolwire`) to load it.",
+        ]
     )
 
 

@@ -1,6 +1,7 @@
 """Programmatic tool calling (issue 26 item 4), on Anthropic: `model_tool_allowed_callers`
 in the definitions (checked when the class is made, refused by the fake without a code
-execution tool, left out elsewhere with the schema report saying so), each call's
+execution tool, left out on Chat Completions and Gemini with the schema report saying
+so; Responses in test_responses_programmatic.py), each call's
 `caller` read by every reader and the stream and seen by hooks, replayed as sent, and
 the container the next request must name again."""
 
@@ -122,7 +123,7 @@ class TestDefinitions:
                 tools=GROUP.tool_definitions("anthropic"),
             )
 
-    @pytest.mark.parametrize("api", ["chat.completions", "responses", "gemini"])
+    @pytest.mark.parametrize("api", ["chat.completions", "gemini"])
     def test_elsewhere_they_are_left_out_and_the_report_says_so(self, api: Api) -> None:
         assert "allowed_callers" not in str(get_stock.model_tool_definition(api))
         report = get_stock.model_tool_schema_report(api)

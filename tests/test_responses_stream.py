@@ -9,6 +9,7 @@ import pytest
 from inline_snapshot import snapshot
 from openai.types.responses import Response
 
+from tests.helpers import get_weather
 from tests.test_responses_support import (
     custom_call,
     function_call,
@@ -20,7 +21,6 @@ from tests.test_responses_support import (
 )
 from toolwire._read import read_calls
 from toolwire.core import (
-    BaseFunctionToolModel,
     ReasoningDelta,
     StreamEvent,
     TextDelta,
@@ -35,16 +35,6 @@ from toolwire.core import (
 )
 from toolwire.exceptions import StreamIncompleteError
 from toolwire.testing import FakeCall, FakeOpenAI, FakeReply
-
-
-class get_weather(BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
-
 
 GROUP = ToolGroup[None, None].from_list([get_weather])
 TOOLS = GROUP.tool_definitions("responses")

@@ -12,10 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from tests.helpers import get_time, get_weather
 from tests.strength import scaled
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
-    BaseFunctionToolModel,
     ToolCallCompleted,
     ToolCallStream,
     ToolCallTruncated,
@@ -23,25 +23,6 @@ from toolwire.core import (
 )
 from toolwire.exceptions import ToolwireError
 from toolwire.testing import FakeAnthropic, FakeCall, FakeGemini, FakeOpenAI, FakeReply
-
-
-class get_weather(BaseFunctionToolModel[None, None]):
-    """Get the weather."""
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
-
-
-class get_time(BaseFunctionToolModel[None, None]):
-    """Get the time."""
-
-    tz: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Noon in {self.tz}.", None
-
 
 group = ToolGroup.from_list([get_weather, get_time])
 REPLY = FakeReply(

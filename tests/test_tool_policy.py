@@ -5,45 +5,14 @@ other tools' calls keep running concurrently with them."""
 from __future__ import annotations
 
 import asyncio
-import json
 
 import pytest
 from inline_snapshot import snapshot
-from openai.types.chat import ChatCompletion
 
+from tests.helpers import chat_completion
 from toolwire import aio, core
 from toolwire.core import ToolCallFailure, ToolCallResult
 from toolwire.exceptions import ToolBatchError, ToolDefinitionError
-
-
-def completion(*calls: tuple[str, dict[str, object]]) -> ChatCompletion:
-    """A Chat Completions response asking for `calls`, as the SDK parses it."""
-    return ChatCompletion.model_validate(
-        {
-            "id": "chatcmpl-1",
-            "object": "chat.completion",
-            "created": 1,
-            "model": "gpt-4.1",
-            "choices": [
-                {
-                    "index": 0,
-                    "finish_reason": "tool_calls",
-                    "message": {
-                        "role": "assistant",
-                        "content": None,
-                        "tool_calls": [
-                            {
-                                "id": f"call_{n}",
-                                "type": "function",
-                                "function": {"name": name, "arguments": json.dumps(args)},
-                            }
-                            for n, (name, args) in enumerate(calls)
-                        ],
-                    },
-                }
-            ],
-        }
-    )
 
 
 class Log:
@@ -92,7 +61,7 @@ def outcomes(results: list[ToolCallResult[None]]) -> list[tuple[str, str]]:
 
 def test_a_tools_timeout_overrides_the_batchs() -> None:
     group = aio.ToolGroup.from_list([slow, patient, plain])
-    response = completion(
+    response = chat_completion(
         ("slow", {"seconds": 5}),
         ("patient", {"seconds": 0.2}),
         ("plain", {"seconds": 5}),
@@ -117,9 +86,9 @@ def test_a_tools_timeout_overrides_the_batchs() -> None:
 
 def test_a_tools_timeout_holds_without_a_batch_timeout_and_for_one_call() -> None:
     group = aio.ToolGroup.from_list([slow])
-    batch = asyncio.run(group.run_tool_calls(completion(("slow", {"seconds": 5})), Log()))
+    batch = asyncio.run(group.run_tool_calls(chat_completion(("slow", {"seconds": 5})), Log()))
     assert outcomes(batch) == [("call_0", "timeout")]
-    call = completion(("slow", {"seconds": 5})).choices[0].message.tool_calls or []
+    call = chat_completion(("slow", {"seconds": 5})).choices[0].message.tool_calls or []
     one = asyncio.run(group.run_tool_call(call[0], Log()))
     assert (one.fail_reason, one.result_content) == (
         "timeout",
@@ -157,7 +126,7 @@ class read_file(aio.BaseFunctionToolModel[Log, None]):
 def test_sequential_calls_run_in_order_while_others_run_concurrently() -> None:
     group = aio.ToolGroup.from_list([write_line, read_file])
     log = Log()
-    response = completion(
+    response = chat_completion(
         ("write_line", {"line": "first"}),
         ("write_line", {"line": "second"}),
         ("read_file", {}),
@@ -201,7 +170,7 @@ class flaky_write(aio.BaseFunctionToolModel[Log, None]):
 def test_after_an_unexpected_error_the_queued_sequential_calls_do_not_start() -> None:
     group = aio.ToolGroup.from_list([flaky_write])
     log = Log()
-    response = completion(
+    response = chat_completion(
         ("flaky_write", {"line": "a"}),
         ("flaky_write", {"line": "boom"}),
         ("flaky_write", {"line": "c"}),

@@ -2,13 +2,15 @@
 
 A model with code execution may call tools from inside the program it runs, instead of
 one turn per call. A tool opts in with `model_tool_allowed_callers` (checked here when
-the class is made); each call then says who made it in `StandardToolCall.caller`: None
-for the model itself, a `ProgrammaticCaller` for its code.
+the class is made); each API's adapter names its callers (`Adapter.caller_names`), and
+the definition carries them as that API names them. Each call then says who made it in
+`StandardToolCall.caller`: None for the model itself, a `ProgrammaticCaller` for its
+code.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
@@ -20,10 +22,16 @@ if TYPE_CHECKING:
 __all__ = ["ToolCallerKind", "ProgrammaticCaller", "allowed_callers_of", "with_callers_reported"]
 
 ToolCallerKind = Literal[
-    "direct", "code_execution_20250825", "code_execution_20260120", "code_execution_20260521"
+    "direct",
+    "programmatic",
+    "code_execution_20250825",
+    "code_execution_20260120",
+    "code_execution_20260521",
 ]
-"""Who may call a tool: "direct" (the model, as usual) or a version of the code
-execution tool, whose program calls it (Anthropic's `allowed_callers` values)."""
+"""Who may call a tool: "direct" (the model, as usual), "programmatic" (the program the
+model runs, on every API that has programmatic tool calling: OpenAI Responses'
+"programmatic", Anthropic's code execution `code_execution_20250825`), or a version of
+Anthropic's code execution tool (sent as "programmatic" on Responses)."""
 
 _KINDS: frozenset[str] = frozenset(get_args(ToolCallerKind))
 
@@ -33,9 +41,12 @@ class ProgrammaticCaller:
     """Who made a call that the model did not make directly: the code it runs.
 
     Attributes:
-        kind: the caller as the API names it, e.g. "code_execution_20250825".
-        tool_id: the id of the server tool call (the code execution) whose program made
-            the call.
+        kind: the caller as the API's `allowed_callers` names it: the code execution
+            version on Anthropic (e.g. "code_execution_20250825"), "programmatic" on
+            OpenAI Responses.
+        tool_id: the id of what ran the program that made the call: the code execution's
+            `server_tool_use` id on Anthropic, the `program` item's `call_id` on
+            Responses (the call's `caller.caller_id`).
     """
 
     kind: str
@@ -52,8 +63,8 @@ def allowed_callers_of(cls: type) -> tuple[ToolCallerKind, ...]:
     allowed = ", ".join(repr(kind) for kind in sorted(_KINDS))
     if isinstance(given, str) or not isinstance(given, Sequence):
         raise ToolDefinitionError(
-            f"{where} is {given!r}: set it to a list of callers, e.g. "
-            f'["code_execution_20250825"] (allowed: {allowed}), or None for the default.'
+            f'{where} is {given!r}: set it to a list of callers, e.g. ["programmatic"] '
+            f"(allowed: {allowed}), or None for the default."
         )
     kinds: list[Any] = list(given)  # pyright: ignore[reportUnknownArgumentType]
     if not kinds:
@@ -70,21 +81,42 @@ def allowed_callers_of(cls: type) -> tuple[ToolCallerKind, ...]:
 
 
 def with_callers_reported(
-    callers: tuple[ToolCallerKind, ...], report: SchemaReport, api: str, *, native: bool
-) -> tuple[tuple[ToolCallerKind, ...], SchemaReport]:
-    """(callers sent in the definition, report) for `api`: sent where the API takes them,
-    else left out and said in the report (the model then calls the tool directly, the
-    only way that API calls tools)."""
-    if not callers or native:
-        return callers, report
+    callers: tuple[ToolCallerKind, ...],
+    report: SchemaReport,
+    api: str,
+    names: Mapping[ToolCallerKind, str],
+) -> tuple[tuple[str, ...], SchemaReport]:
+    """(callers as `api` names them, each once, report) for its definition: `names` is
+    its `Adapter.caller_names`. A caller sent under another name is said in the report
+    ("rewritten", lossless); where the API has no callers (`names` empty) they are left
+    out and the report says so (the model then calls the tool directly, the only way
+    that API calls tools)."""
+    if not callers:
+        return (), report
     from ._schema import SchemaChange, SchemaReport
 
-    change = SchemaChange(
-        "",
-        "allowed_callers",
-        "removed",
-        f"{api} has no programmatic tool calling: allowed_callers "
-        f"{list(callers)} is left out and the model calls the tool directly",
-        lossy=True,
+    if not names:
+        change = SchemaChange(
+            "",
+            "allowed_callers",
+            "removed",
+            f"{api} has no programmatic tool calling: allowed_callers "
+            f"{list(callers)} is left out and the model calls the tool directly",
+            lossy=True,
+        )
+        return (), SchemaReport(report.api, report.strict, (*report.changes, change))
+    sent = tuple(dict.fromkeys(names[kind] for kind in callers))
+    changes = tuple(
+        SchemaChange(
+            "",
+            "allowed_callers",
+            "rewritten",
+            f"allowed_callers {kind!r} is sent as {names[kind]!r}, the name {api} gives that caller",
+            lossy=False,
+        )
+        for kind in callers
+        if names[kind] != kind
     )
-    return (), SchemaReport(report.api, report.strict, (*report.changes, change))
+    if not changes:
+        return sent, report
+    return sent, SchemaReport(report.api, report.strict, (*report.changes, *changes))

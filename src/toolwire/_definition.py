@@ -14,7 +14,6 @@ from typing_extensions import TypedDict
 from .exceptions import ToolDefinitionError
 
 if TYPE_CHECKING:
-    from ._callers import ToolCallerKind
     from ._schema import SchemaReport
 
 __all__ = [
@@ -188,8 +187,9 @@ class FunctionToolSpec:
     in `description` instead, and this stays empty)."""
     eager_input_streaming: bool = False
     """Stream the arguments as the model writes them, unbuffered (Anthropic)."""
-    allowed_callers: tuple[ToolCallerKind, ...] = ()
-    """Who may call the tool (programmatic tool calling); empty: the API's default."""
+    allowed_callers: tuple[str, ...] = ()
+    """Who may call the tool (programmatic tool calling), as the API names each caller;
+    empty: the API's default."""
     _copy: Callable[[], dict[str, Any]] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:

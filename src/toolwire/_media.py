@@ -188,7 +188,21 @@ def inline(part: MediaPart) -> MediaPart:
     so that each API places and renders it as bytes, and a text file in another charset
     than UTF-8 as UTF-8 (the APIs read text as UTF-8); any other part as it is. A text
     file whose bytes are not in its charset stays as it is: `media_bytes_problem` says
-    why it cannot be sent."""
+    why it cannot be sent.
+
+    Worked out once per part and kept on it (None: the part itself, which keeps no
+    reference to itself), so that placing and rendering it again reads its `data:` URL
+    no more, and its image check is made once (`image_header`)."""
+    try:
+        inlined = part._inlined
+    except AttributeError:
+        inlined = _inline(part)
+        object.__setattr__(part, "_inlined", None if inlined is part else inlined)
+        return inlined
+    return part if inlined is None else inlined
+
+
+def _inline(part: MediaPart) -> MediaPart:
     if part.url is None or not is_data_url(part.url):
         if isinstance(part, FilePart) and text_charset(part.media_type) is not None:
             return _as_utf8(part)
@@ -238,9 +252,20 @@ def image_bytes_problem(part: MediaPart) -> str:
 def image_header(part: MediaPart) -> ImageHeader | str | None:
     """An inline image's header (its type and size in pixels, for the APIs' size rules),
     or why its bytes cannot be read (`image_bytes_problem`); None when there is nothing
-    to read: no inline image, or neither its label nor its bytes have a signature."""
+    to read: no inline image, or neither its label nor its bytes have a signature.
+    Read once per part (a big PNG's CRCs take milliseconds) and kept on it: each
+    placement and render of the part asks again."""
     if not isinstance(part, ImagePart) or part.data is None:
         return None
+    try:
+        return part._image_check
+    except AttributeError:
+        header = _image_header(part)
+        object.__setattr__(part, "_image_check", header)
+        return header
+
+
+def _image_header(part: ImagePart) -> ImageHeader | str | None:
     if image_bytes_type(part) is None:
         if part.media_type not in SIGNED_IMAGE_TYPES:
             return None
@@ -248,6 +273,7 @@ def image_header(part: MediaPart) -> ImageHeader | str | None:
             "its bytes are not a png, jpeg, gif or webp image, though its media_type says "
             f"{part.media_type}"
         )
+    assert part.data is not None  # an inline image (checked by `image_header`)
     return read_image(part.data)
 
 

@@ -30,6 +30,9 @@ from typing_extensions import TypeAliasType
 from ._references import ToolReference, references_text
 from .exceptions import MediaError
 
+if TYPE_CHECKING:
+    from ._image_bytes import ImageHeader
+
 __all__ = [
     "FilePart",
     "IMAGE_TYPES",
@@ -91,8 +94,22 @@ ImageDetail = Literal["auto", "low", "high", "original"]
 _DETAILS: tuple[str, ...] = get_args(ImageDetail)
 
 
+class _WorkedOut:
+    """What rendering works out from a media part once and keeps on it for the next
+    placement or render of the same part (see `toolwire._media.inline` and
+    `image_header`): the part with its `data:` URL read, and its image check. Slots, not
+    fields: `repr`, `==`, hashing, pickling and `dataclasses.replace` never see them."""
+
+    __slots__ = ("_image_check", "_inlined")
+
+    _inlined: ImagePart | FilePart | None
+    """`inline(part)`; None when that is the part itself."""
+    _image_check: ImageHeader | str | None
+    """`image_header(part)`: the image's header, why it does not decode, or None."""
+
+
 @dataclass(frozen=True, slots=True, kw_only=True)
-class ImagePart:
+class ImagePart(_WorkedOut):
     """An image for the model: `data` with `media_type`, or a `url`, or a provider
     `file_id`. `ImagePart.from_path(...)` and `ImagePart.from_bytes(...)` fill the media
     type in."""
@@ -145,7 +162,7 @@ class ImagePart:
 
 
 @dataclass(frozen=True, slots=True, kw_only=True)
-class FilePart:
+class FilePart(_WorkedOut):
     """A document, audio or video file for the model: `data` with `media_type`, or a
     `url`, or a provider `file_id`; `filename` is shown where the API takes one.
     `FilePart.from_path(...)` and `FilePart.from_bytes(...)` fill the media type in."""

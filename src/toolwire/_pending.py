@@ -858,6 +858,8 @@ def _read(
                 fields["truncated"],
             )
             read.append((call, fields["schema"], _read_decision(fields, index)))
+    except PendingCallError:  # a dump of a newer format: its own message says what to do
+        raise
     except (ValueError, TypeError, RecursionError) as error:
         raise PendingCallError(
             "This is not toolwire pending-call JSON (made by dump_pending): "
@@ -886,10 +888,12 @@ def _check_format(data: Mapping[str, Any]) -> None:
     newest = int(_FORMAT.rpartition("/")[2])
     if family == _FORMAT.rpartition("/")[0] and number.isdigit() and int(number) > newest:
         made_by = data.get("toolwire")
+        known = isinstance(made_by, str)
         raise PendingCallError(
-            f"This pending-call dump has format {stored!r}, written by toolwire "
-            f"{made_by if isinstance(made_by, str) else 'of a newer version'}; this "
-            f"toolwire ({__version__}) reads {_FORMAT!r}. Load it with a toolwire at least "
-            "as new as the one that dumped it."
+            f"This pending-call dump has format {stored!r}, written by "
+            f"{f'toolwire {made_by}' if known else 'a newer toolwire'}; this toolwire "
+            f"({__version__}) reads formats up to {_FORMAT!r}. Upgrade toolwire"
+            f"{f' to {made_by} or later' if known else ''} (`pip install -U toolwire`) "
+            "to load it."
         )
     raise ValueError(f"format is {stored!r}, not {_FORMAT!r}")

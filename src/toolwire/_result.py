@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, overload
 
 from typing_extensions import TypeAliasType, TypeVar
@@ -99,10 +100,28 @@ class _NativeForm:
         return render(result)
 
 
+@cache
+def _slot_names(cls: type) -> tuple[str, ...]:
+    """The slots of a result class and its bases: what its state is made of."""
+    return tuple(name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ()))
+
+
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
     __slots__ = ("_cut", "_edit", "_guardrail", "_pending_origin", "_repairs", "_retries_exhausted")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Every slot that is set: the fields, and the records kept beside them (`edit`,
+        `cut`, `guardrail`, `repairs`, `retries_exhausted`, a refusal's origin), so that
+        pickle (at any protocol), `copy.copy` and `copy.deepcopy` keep them all."""
+        return {
+            name: getattr(self, name) for name in _slot_names(type(self)) if hasattr(self, name)
+        }
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        for name, value in state.items():
+            object.__setattr__(self, name, value)
 
     _pending_origin: tuple[tuple[str, ...], int]
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
@@ -213,6 +232,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
             order; empty when it returned plain text (then `result_content` is all).
 
     Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
+    `repr` and `==` show the fields above; `edit`, `cut`, `guardrail`, `repairs` and
+    `retries_exhausted` are kept beside them, and pickle and copies keep them too.
     """
 
     call_id: str
@@ -288,6 +309,8 @@ class ToolCallFailure(_ResultBase):
         synthesized_id: True when `call_id` was made up by toolwire (the provider sent none).
 
     Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
+    `repr` and `==` show the fields above; `edit`, `cut`, `guardrail`, `repairs` and
+    `retries_exhausted` are kept beside them, and pickle and copies keep them too.
     """
 
     call_id: str

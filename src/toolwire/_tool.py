@@ -403,10 +403,13 @@ class FunctionToolModel(ToolModel):
 
     model_tool_allowed_callers: ClassVar[Sequence[ToolCallerKind] | None] = None
     """Class config: who may call this tool (programmatic tool calling), e.g.
-    `["code_execution_20250825"]`: the model's code execution calls it from the program
-    it runs (each such call's `StandardToolCall.caller` says so); add "direct" to let the
-    model call it itself too. None: the API's default (the model calls it directly).
-    Anthropic only: the other APIs leave it out, and the schema report says so."""
+    `["programmatic"]`: the program the model runs calls it (each such call's
+    `StandardToolCall.caller` says so); add "direct" to let the model call it itself
+    too. None: the API's default (the model calls it directly). "programmatic" is sent
+    as OpenAI Responses' "programmatic" and as Anthropic's `code_execution_20250825`
+    (name another code execution version to use that one; Responses sends any version
+    as "programmatic"); the schema report says where a caller is sent under another
+    name. Chat Completions and Gemini leave it out, and the report says so."""
 
     @classmethod
     def model_tool_input_examples(cls) -> Sequence[Self]:
@@ -700,7 +703,7 @@ def _function_spec(
         if strict and not cls.model_tool_strict:
             _check_output_needs(cls, api, compiled.report)
         text, report, examples = cls._tool_description(description), compiled.report, ()
-        callers: tuple[ToolCallerKind, ...] = ()
+        callers: tuple[str, ...] = ()
         if not output:
             from ._examples import example_arguments, with_examples_described
 
@@ -715,10 +718,7 @@ def _function_spec(
                 from ._callers import allowed_callers_of, with_callers_reported
 
                 callers, report = with_callers_reported(
-                    allowed_callers_of(cls),
-                    report,
-                    api,
-                    native=adapter(api).native_allowed_callers,
+                    allowed_callers_of(cls), report, api, adapter(api).caller_names
                 )
         spec = per_api[key] = FunctionToolSpec(
             name=cls.model_tool_name(),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
 from .._api import Api
@@ -11,6 +12,7 @@ from ..exceptions import ToolDefinitionError, ToolwireError
 
 if TYPE_CHECKING:
     from .._call import StandardToolCall
+    from .._callers import ToolCallerKind
     from .._class_reading import ClassReading
     from .._definition import (
         CustomToolSpec,
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
     from .._turn import TurnStatus
 
 __all__ = [
+    "NO_CALLERS",
     "Adapter",
     "StreamAccumulator",
     "call_text",
@@ -33,6 +36,10 @@ __all__ = [
     "field",
     "media_native_for_every_model",
 ]
+
+
+NO_CALLERS: Mapping[ToolCallerKind, str] = MappingProxyType({})
+"""`Adapter.caller_names` of an API without programmatic tool calling."""
 
 
 class Adapter(Protocol):
@@ -52,8 +59,10 @@ class Adapter(Protocol):
     """Whether a tool result takes search result blocks (else a `SearchResultPart` goes
     as its text)."""
 
-    native_allowed_callers: bool
-    """Whether definitions carry `allowed_callers` (programmatic tool calling)."""
+    caller_names: Mapping[ToolCallerKind, str]
+    """Each caller of `model_tool_allowed_callers` as the definitions' `allowed_callers`
+    name it (programmatic tool calling); empty where the API has none (the definitions
+    leave callers out)."""
 
     def function_definition(self, spec: FunctionToolSpec) -> Any: ...
     def custom_definition(self, spec: CustomToolSpec) -> Any: ...

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ._anthropic.fake_anthropic import FakeAnthropic
 from ._check import check_history
-from ._fake import FakeCall, FakeReply
+from ._fake import FakeCall, FakeReply, FakeSearch
 from ._gemini.fake_gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
@@ -33,6 +33,7 @@ __all__ = [
     "FakeGemini",
     "FakeOpenAI",
     "FakeReply",
+    "FakeSearch",
     "HistoryProblem",
     "UnsupportedSchemaError",
 ]

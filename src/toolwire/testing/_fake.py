@@ -26,6 +26,7 @@ __all__ = [
     "FakeCodec",
     "FakeReply",
     "FakeRequest",
+    "FakeSearch",
     "FakeServer",
     "FakeTool",
     "RejectedRequest",
@@ -38,11 +39,71 @@ class FakeCall:
     """A tool call the fake sends: `arguments` is a dict (sent as JSON, or as a dict
     where the API sends dicts) or raw text (sent as is: invalid JSON, cut-off
     arguments, a custom tool's input...). `id` defaults to a deterministic one from the
-    fake's counter ("call_2", "toolu_fake2"...; none for Gemini, like the live API)."""
+    fake's counter ("call_2", "toolu_fake2"...; none for Gemini, like the live API).
+    `programmatic=True`: the program the model runs makes the call (programmatic tool
+    calling, on OpenAI Responses: the turn holds a `program` item before its calls, each
+    call's `caller` names it; the request must offer the `programmatic_tool_calling`
+    tool and let programs call the tool in its `allowed_callers`; a call to a tool only
+    programs may call is made by a program even without it)."""
 
     name: str
     arguments: Mapping[str, Any] | str = field(default_factory=dict[str, Any])
     id: str | None = None
+    programmatic: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class FakeSearch:
+    """A tool search the model runs in a `FakeReply`, over the request's deferred tools.
+
+    Where the request offers the server's search (Responses `{"type": "tool_search"}`,
+    Anthropic `tool_search_tool_bm25_*` / `_regex_*`), the server runs it within the
+    turn: the reply holds the search and what it found (Responses `tool_search_call` and
+    `tool_search_output` with the found definitions; Anthropic `server_tool_use` and
+    `tool_search_tool_result` with `tool_reference`s), then the reply's calls. With a
+    Responses search of `execution: "client"`, the reply holds a `tool_search_call` with
+    a `call_id`, for the client to answer with a `tool_search_output`.
+
+    `queries`: one query or several (Anthropic's search takes one: several are joined
+    with spaces). `found`: the names of the deferred tools the server's search finds;
+    `None` finds each deferred tool sharing a word with a query (in its name, split at
+    `_` and camelCase, or its description). A client-run search takes no `found`: the
+    client decides.
+    """
+
+    queries: str | tuple[str, ...]
+    found: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        queries: object = self.queries
+        if isinstance(queries, str):
+            queries = (queries,)
+        listed = (
+            tuple(cast("Sequence[object]", queries)) if isinstance(queries, tuple | list) else ()
+        )
+        if not listed or not all(isinstance(query, str) for query in listed):
+            raise TypeError(
+                f"FakeSearch(queries={self.queries!r}): give one query or a tuple of them, "
+                'each a string: `FakeSearch("exchange rate")`.'
+            )
+        object.__setattr__(self, "queries", listed)
+        found: object = self.found
+        if found is not None:
+            names = (
+                tuple(cast("Sequence[object]", found)) if isinstance(found, tuple | list) else None
+            )
+            if names is None or not all(isinstance(name, str) for name in names):
+                raise TypeError(
+                    f"FakeSearch(found={found!r}): give the found tools' names as a tuple of "
+                    'strings: `found=("get_exchange_rate",)`.'
+                )
+            object.__setattr__(self, "found", names)
+
+    @property
+    def query_list(self) -> list[str]:
+        """The queries, as a list (one query given as a string is a list of one)."""
+        queries = self.queries
+        return [queries] if isinstance(queries, str) else list(queries)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,12 +115,15 @@ class FakeReply:
     arguments to show a truncated call. `stop="refusal"` sends a refusal with `text`.
     `thinking` adds reasoning where the API has it (Anthropic thinking block with a
     signature, Responses reasoning item, Gemini thought signature on the first call).
+    `search` opens the turn's calls with a tool search (see `FakeSearch`; Responses and
+    Anthropic, whose servers search).
     """
 
     text: str | None = None
     calls: tuple[FakeCall, ...] = ()
     stop: Literal["end", "length", "refusal"] = "end"
     thinking: str | None = None
+    search: FakeSearch | None = None
 
     def __post_init__(self) -> None:
         # Checked here, when the reply is made: a wrong shape used to fail inside the
@@ -67,6 +131,11 @@ class FakeReply:
         object.__setattr__(self, "calls", _fake_calls(self.calls))
         if self.stop not in ("end", "length", "refusal"):
             raise ValueError(f'FakeReply(stop={self.stop!r}): use "end", "length" or "refusal".')
+        if self.search is not None and not isinstance(self.search, FakeSearch):
+            raise TypeError(
+                f"FakeReply(search={self.search!r}): give a FakeSearch, e.g. "
+                '`search=FakeSearch("exchange rate")`.'
+            )
 
     @classmethod
     def tool_calls(cls, *calls: FakeCall | tuple[str, Mapping[str, Any] | str]) -> FakeReply:
@@ -106,6 +175,9 @@ class FakeTool:
     kind: Literal["function", "custom"]
     schema: Mapping[str, Any] | None
     strict: bool
+    hidden: bool = False
+    """Deferred (`defer_loading: true`) and loaded by no search of the history yet: the
+    model cannot call it."""
 
 
 @dataclass(slots=True)
@@ -128,6 +200,10 @@ class FakeRequest:
     allowed: list[str] | None = None
     """The tools the tool choice lets the model call (a forced tool, or a choice over a
     subset), by name; None: every tool offered."""
+
+    def visible_tools(self) -> list[FakeTool]:
+        """The tools the model sees: all but the deferred ones no search loaded."""
+        return [tool for tool in self.tools if not tool.hidden]
 
 
 class RejectedRequest(Exception):
@@ -159,6 +235,10 @@ class FakeCodec(Protocol):
 
     @property
     def api(self) -> Api: ...
+    @property
+    def programmatic_calls(self) -> bool:
+        """Whether its turns may hold calls a program made (`FakeCall.programmatic`)."""
+        ...
 
     def handles(self, method: str, path: str) -> bool: ...
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest: ...
@@ -220,6 +300,8 @@ class FakeServer:
         try:
             parsed = codec.read(body, self, request.url.path)
             reply = self._reply(parsed)
+            if not codec.programmatic_calls:
+                _refuse_programmatic(reply, codec.api)
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:
             if rejected.body is not None:
@@ -242,6 +324,17 @@ class FakeServer:
         return default_reply(request, invalid_first=self.invalid_arguments_first)
 
 
+def _refuse_programmatic(reply: FakeReply, api: Api) -> None:
+    """Refuse a scripted programmatic call on a fake that makes none."""
+    made = next((call for call in reply.calls if call.programmatic), None)
+    if made is not None:
+        raise RejectedRequest(
+            f"toolwire fake: the script makes a programmatic call to {made.name!r} "
+            f"(FakeCall(programmatic=True)), which the {api} fake does not make; script "
+            "programmatic calls on FakeOpenAI's Responses API, or make the call direct."
+        )
+
+
 def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
     """What the fake answers when no script is given.
 
@@ -249,11 +342,12 @@ def default_reply(request: FakeRequest, *, invalid_first: bool) -> FakeReply:
       `invalid_first`, an invalid one on the first assistant turn, unless the
       format is strict: the live API would not let the model break it).
     - Tools offered, none called yet since the last user message: call each
-      tool once, in order, with minimal valid arguments (with `invalid_first`,
+      tool the model sees (a deferred tool once a search loaded it) once, in
+      order, with minimal valid arguments (with `invalid_first`,
       invalid ones for non-strict tools, then valid ones in the next round).
     - Otherwise: a short text quoting the latest tool results.
     """
-    callable_tools = [] if request.tool_choice_none else request.tools
+    callable_tools = [] if request.tool_choice_none else request.visible_tools()
     if request.allowed is not None:
         callable_tools = [tool for tool in callable_tools if tool.name in request.allowed]
     if request.output_schema is not None and not (callable_tools and request.rounds == 0):

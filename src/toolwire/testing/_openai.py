@@ -29,10 +29,14 @@ class FakeOpenAI(FakeApi):
     arrive, it answers with text; asked for structured output, it answers with a
     minimal valid JSON value. `invalid_arguments_first=True` sends invalid
     arguments (and invalid structured output) first, to exercise a retry path.
-    `script=[FakeReply(...), ...]` gives the exact replies instead, in order.
+    `script=[FakeReply(...), ...]` gives the exact replies instead, in order
+    (`FakeReply.search` opens a Responses turn with the tool search the request's
+    `tool_search` tool runs: by the server, or by the client).
 
     Like the live API, it answers HTTP 400 when the history breaks the rules (a call
-    without a result, a result without a call...). `requests` holds every request
+    without a result, a result without a call...) and to a scripted Responses call to a
+    deferred tool no search has loaded (the default policy calls such a tool only once
+    one did). `requests` holds every request
     body it received.
 
     `server=ChatServer.OLLAMA` (any `ChatServer`) makes its Chat Completions endpoint

@@ -37,13 +37,8 @@ from ..._class_reading import (
     sdk_class,
 )
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .._base import (
-    call_text,
-    check_tool_name,
-    field,
-    media_native_for_every_model,
-)
-from .callers import caller_of
+from .._base import call_text, check_tool_name, field, media_native_for_every_model
+from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
 from .results import attachment_blocks, cache_control, media_rule, tool_result_block
@@ -77,7 +72,7 @@ class AnthropicAdapter:
     """`output_config.format` has no strict flag: it always constrains to the subset."""
     native_input_examples = True
     native_search_results = True
-    native_allowed_callers = True
+    caller_names = CALLER_NAMES
 
     # -- definitions ---------------------------------------------------------------
 
@@ -96,7 +91,7 @@ class AnthropicAdapter:
         if spec.eager_input_streaming:
             tool["eager_input_streaming"] = True
         if spec.allowed_callers:
-            tool["allowed_callers"] = list(spec.allowed_callers)
+            tool["allowed_callers"] = cast(Any, list(spec.allowed_callers))
         return tool
 
     def custom_definition(self, spec: CustomToolSpec) -> Any:

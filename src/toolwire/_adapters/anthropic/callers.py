@@ -5,16 +5,30 @@ A tool with `allowed_callers` naming a code execution version may be called by t
 program the model runs there; that `tool_use` carries `caller: {"type":
 "code_execution_20250825", "tool_id": ...}`, and the response's `container` holds the
 program's state until the results come back, in a request that names it.
+
+The portable caller "programmatic" is sent as `code_execution_20250825`, the version
+Anthropic's programmatic tool calling guide offers; a tool that names another version
+gets that one.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from ..._callers import ProgrammaticCaller
+from ..._callers import ProgrammaticCaller, ToolCallerKind
 from .._base import field
 
-__all__ = ["caller_of", "next_request_container"]
+__all__ = ["CALLER_NAMES", "caller_of", "next_request_container"]
+
+CALLER_NAMES: Mapping[ToolCallerKind, str] = {
+    "direct": "direct",
+    "programmatic": "code_execution_20250825",
+    "code_execution_20250825": "code_execution_20250825",
+    "code_execution_20260120": "code_execution_20260120",
+    "code_execution_20260521": "code_execution_20260521",
+}
+"""`model_tool_allowed_callers` as Anthropic's `allowed_callers` names them."""
 
 
 def caller_of(caller: object) -> ProgrammaticCaller | None:

@@ -90,10 +90,7 @@ from ..._class_reading import (
 )
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
-from .._base import (
-    call_text,
-    check_tool_name,
-)
+from .._base import NO_CALLERS, call_text, check_tool_name
 from .choice import choice_params
 from .partial_args import fold_arguments
 from .results import attachments, built, function_response_part, media_for_model, place
@@ -131,7 +128,7 @@ class GeminiAdapter:
     output_always_strict = False
     native_input_examples = False
     native_search_results = False
-    native_allowed_callers = False
+    caller_names = NO_CALLERS
 
     # -- definitions ---------------------------------------------------------------
 

@@ -21,11 +21,7 @@ from ..._class_reading import (
 )
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
-from .._base import (
-    call_text,
-    field,
-    media_native_for_every_model,
-)
+from .._base import NO_CALLERS, call_text, field, media_native_for_every_model
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .fragments import arguments_text
@@ -65,7 +61,7 @@ class ChatCompletionsAdapter:
     output_always_strict = False
     native_input_examples = False
     native_search_results = False
-    native_allowed_callers = False
+    caller_names = NO_CALLERS
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server

@@ -10,6 +10,10 @@ Other client-side calls (computer, shell, apply_patch, MCP approval...) raise
 tool items (a tool search the server ran among them), messages and reasoning are
 skipped.
 
+A call the model's program made (programmatic tool calling) carries `caller: {"type":
+"program", "caller_id": ...}`: its `StandardToolCall.caller` is a `ProgrammaticCaller`
+(see `programs.py`); a direct call's is None.
+
 Truncation (`turn.is_cut`): a call item with status `incomplete` was cut by the length
 limit. In a response that stopped early (`incomplete`, `failed`, `cancelled`), a call
 item still `in_progress` never finished either, nor did the last output item when it
@@ -61,6 +65,7 @@ from .items import (
     is_search_call,
     unhandled_message,
 )
+from .programs import CALLER_NAMES, caller_of
 from .replay import as_input_item
 from .results import attachments, mark_breakpoint, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
@@ -90,7 +95,7 @@ class ResponsesAdapter:
     defers_natively = True
     native_input_examples = False
     native_search_results = False
-    native_allowed_callers = False
+    caller_names = CALLER_NAMES
 
     # -- definitions ---------------------------------------------------------------
 
@@ -105,6 +110,8 @@ class ResponsesAdapter:
         }
         if spec.defer_loading:
             definition["defer_loading"] = True
+        if spec.allowed_callers:
+            definition["allowed_callers"] = cast(Any, list(spec.allowed_callers))
         return definition
 
     def custom_definition(self, spec: CustomToolSpec) -> CustomToolParam:
@@ -285,7 +292,10 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
                 return None
             if item.namespace is not None:
                 name = flat_name(name, item.namespace)
-            calls.append(StandardToolCall("function", call_id, name, item.arguments))
+            call = StandardToolCall("function", call_id, name, item.arguments)
+            if item.caller is not None:
+                call.caller = caller_of(item.caller)
+            calls.append(call)
         elif kind != "message" and kind != "reasoning":
             return None
     return calls
@@ -315,7 +325,10 @@ def _read_items(
                 ):
                     if item.namespace is not None:
                         name = flat_name(name, item.namespace)
-                    calls.append(StandardToolCall("function", call_id, name, item.arguments))
+                    call = StandardToolCall("function", call_id, name, item.arguments)
+                    if item.caller is not None:
+                        call.caller = caller_of(item.caller)
+                    calls.append(call)
                     continue
             get = partial(getattr, item)
         elif isinstance(item, Mapping):
@@ -369,6 +382,7 @@ def _read_items(
                 get("input" if call_kind == "custom" else "arguments", None),
                 not call_id,
                 cut,
+                caller_of(get("caller", None)),
             )
         )
     if unhandled and other_calls == "raise":

@@ -6,6 +6,8 @@ What each event becomes:
   `tool_search_call` the client runs: `ToolCallStarted` (id: the item's `call_id`;
   `provider_index`: its `output_index`, which counts every output item, reasoning and
   messages included; name: its flat name in a namespace, "tool_search" for a search).
+  The item's `caller` (a call the model's program made; or, when only the item's
+  final copy names it, that one's) becomes the call's `caller` when it ends.
 - `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
   `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
 - `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
@@ -43,12 +45,15 @@ from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .items import CALL_KINDS, flat_name, is_search_call
+from .programs import caller_of
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
     from openai.types.responses import Response
 
     from ..._call import CallType
+    from ..._callers import ProgrammaticCaller
+    from ..._streaming._events import ToolCallCompleted, ToolCallTruncated
 
 __all__ = ["ResponsesStreamAccumulator"]
 
@@ -102,6 +107,8 @@ class ResponsesStreamAccumulator(TrackedStream):
         self._finished: set[int] = set()
         self._pending: dict[int, Any] = {}
         """Calls whose output_item.done did not settle them, by output index."""
+        self._callers: dict[int, ProgrammaticCaller] = {}
+        """The program that made each call it made, by output index."""
         self._final: Response | None = None
         self._error: str | None = None
 
@@ -148,6 +155,7 @@ class ResponsesStreamAccumulator(TrackedStream):
         call_kind = _kind_of(item)
         if item.id:
             self._index_of_item[item.id] = index
+        self._note_caller(index, item)
         if call_kind == "tool_search":  # its arguments are an object, whole at the end
             name = TOOL_SEARCH_NAME
         else:
@@ -183,9 +191,27 @@ class ResponsesStreamAccumulator(TrackedStream):
                 events.append(self._finish(key, pending, truncated=False))
         return events
 
+    def _note_caller(self, index: int, item: Any) -> None:
+        """Keep the program that made the call at `index`, if `item` names one."""
+        caller = getattr(item, "caller", None)
+        if caller is not None and (program := caller_of(caller)) is not None:
+            self._callers[index] = program
+
     def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
         final = item.input if item.type == "custom_tool_call" else item.arguments
-        return self._tracker.finish(index, truncated=truncated, arguments=final or "")
+        if index not in self._callers:  # a caller only the final copy of the item names
+            self._note_caller(index, item)
+        return self._close(index, truncated, final or "")
+
+    def _close(
+        self, index: int, truncated: bool, arguments: str | None = None
+    ) -> ToolCallCompleted | ToolCallTruncated:
+        """End the call at `index`, with the caller its start item named."""
+        event = self._tracker.finish(index, truncated=truncated, arguments=arguments)
+        caller = self._callers.get(index)
+        if caller is not None:
+            event.call.caller = caller
+        return event
 
     def _item_done(self, index: int, item: Any) -> list[StreamEvent]:
         self._done[index] = item
@@ -218,7 +244,7 @@ class ResponsesStreamAccumulator(TrackedStream):
             # skip output_item.done). A call the response does not hold was cut off.
             found = self._terminal_copy(key, final.output)
             if found is None:
-                events.append(self._tracker.finish(key, truncated=True))
+                events.append(self._close(key, True))
             else:
                 position, item = found
                 cut = is_cut(getattr(item, "status", None), stopped_early, position == last)

@@ -6,28 +6,37 @@ Replies are `Message` JSON, or with `stream: true` the live event sequence
 deterministic (`msg_fake1`, `toolu_fake2`...). A thinking block carries a signature
 derived from its text, and a replayed thinking block whose signature no longer
 matches is rejected, like the live API rejects an edited or re-signed block.
+
+`FakeReply.search` opens the calls with the request's server search tool
+(`tool_search_tool_bm25_*` or `_regex_*`): a `server_tool_use` block (`srvtoolu_fake<n>`,
+its `query` the search's queries joined with spaces) and its `tool_search_tool_result`,
+a `tool_reference` per deferred tool found (see `_fake_search`).
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import json
 from collections.abc import Mapping
 from typing import Any
 
 import httpx2
 from pydantic_core import from_json
 
+from ..._adapters.anthropic.search import loaded_tool_names
 from ..._api import Api
 from .._fake import (
     FakeCall,
     FakeReply,
     FakeRequest,
+    FakeSearch,
     FakeServer,
     FakeTool,
     RejectedRequest,
     allow_only,
 )
+from .._fake_search import refuse_hidden_calls, server_search_finds
 from .._fake_wire import arguments_text, joined_text, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
@@ -35,7 +44,11 @@ from .._tool_shapes import reject_wrong_tool_shapes
 from .cache import breakpoint_count
 from .history import anthropic_history_problems
 from .media import anthropic_media_problems
-from .tools import anthropic_callers_problem, anthropic_tool_definition_problem
+from .tools import (
+    anthropic_callers_problem,
+    anthropic_reference_problems,
+    anthropic_tool_definition_problem,
+)
 
 __all__ = ["AnthropicCodec", "anthropic_error", "thinking_signature"]
 
@@ -59,6 +72,7 @@ class AnthropicCodec:
     """Reads Messages requests, answers them as the live API would (JSON or SSE)."""
 
     api: Api = "anthropic"
+    programmatic_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/messages")
@@ -70,6 +84,7 @@ class AnthropicCodec:
         problems = anthropic_history_problems(messages, outside_breakpoints=outside)
         problems += anthropic_media_problems(messages)
         problems += _signature_problems(messages)
+        problems += anthropic_reference_problems(messages, json_list(body.get("tools")))
         if _thinking_enabled(body):
             problems += _missing_thinking(messages)
         return sorted(problems, key=lambda p: p.index)
@@ -78,12 +93,14 @@ class AnthropicCodec:
         reject_wrong_tool_shapes(json_list(body.get("tools")), anthropic_tool_definition_problem)
         if (problem := anthropic_callers_problem(json_list(body.get("tools")))) is not None:
             raise RejectedRequest(problem)
+        loaded = set(loaded_tool_names(json_list(body.get("messages"))))
         tools = [
             FakeTool(
                 text_field(tool, "name"),
                 "function",
                 field(tool, "input_schema"),
                 field(tool, "strict") is True,
+                field(tool, "defer_loading") is True and text_field(tool, "name") not in loaded,
             )
             for tool in json_list(body.get("tools"))
             if isinstance(field(tool, "input_schema"), Mapping)  # server tools have none
@@ -123,6 +140,13 @@ class AnthropicCodec:
             blocks.append(({"type": "thinking", "thinking": thinking, "signature": signature}, ""))
         if reply.text:
             blocks.append(({"type": "text", "text": reply.text}, ""))
+        found: list[str] = []
+        if reply.search is not None:
+            searched = _search_blocks(reply.search, json_list(body.get("tools")), server)
+            references = field(field(searched[-1][0], "content"), "tool_references")
+            found = [text_field(r, "tool_name") for r in json_list(references)]
+            blocks += searched
+        refuse_hidden_calls(reply.calls, request, found)
         for call in reply.calls:
             block = {
                 "type": "tool_use",
@@ -194,6 +218,8 @@ def _events(
             opening: dict[str, Any] = {"type": "thinking", "thinking": "", "signature": ""}
         elif kind == "text":
             opening = {"type": "text", "text": ""}
+        elif kind == "tool_search_tool_result":
+            opening = block  # a server tool's result comes whole
         else:
             opening = {**block, "input": {}}
         events.append(
@@ -209,6 +235,8 @@ def _events(
         elif kind == "text":
             for piece in split_text(block["text"]):
                 delta(index, {"type": "text_delta", "text": piece})
+        elif kind == "tool_search_tool_result":
+            pass
         else:
             delta(index, {"type": "input_json_delta", "partial_json": ""})
             for piece in split_text(input_json, 16) if input_json else []:
@@ -223,6 +251,54 @@ def _events(
     )
     events.append(("message_stop", {"type": "message_stop"}))
     return events
+
+
+def _search_blocks(
+    search: FakeSearch, tools: list[Any], server: FakeServer
+) -> list[tuple[dict[str, Any], str]]:
+    """The server's tool search opening a reply's calls: its `server_tool_use` block and
+    the `tool_search_tool_result` with a `tool_reference` per deferred tool found."""
+    search_tool = next(
+        (
+            tool
+            for tool in tools
+            if text_field(tool, "type").startswith(
+                ("tool_search_tool_bm25", "tool_search_tool_regex")
+            )
+        ),
+        None,
+    )
+    if search_tool is None:
+        raise RejectedRequest(
+            "toolwire fake: FakeReply(search=...) is a search the server runs, and the "
+            "request offers no server search tool (tool_search_tool_bm25_* or _regex_*; "
+            "group.add_tool_search()). A search the client runs is a plain tool: script its "
+            'call, FakeCall("tool_search", {"queries": [...]}).'
+        )
+    deferred = {
+        text_field(tool, "name"): text_field(tool, "description")
+        for tool in tools
+        if isinstance(field(tool, "input_schema"), Mapping) and field(tool, "defer_loading") is True
+    }
+    offered = {text_field(tool, "name") for tool in tools}
+    found = server_search_finds(search, deferred, offered)
+    query = {"query": " ".join(search.query_list)}
+    use: dict[str, Any] = {
+        "type": "server_tool_use",
+        "id": f"srvtoolu_fake{server.next_id()}",
+        "name": text_field(search_tool, "name"),
+        "input": query,
+        "caller": {"type": "direct"},
+    }
+    result = {
+        "type": "tool_search_tool_result",
+        "tool_use_id": use["id"],
+        "content": {
+            "type": "tool_search_tool_search_result",
+            "tool_references": [{"type": "tool_reference", "tool_name": name} for name in found],
+        },
+    }
+    return [(use, json.dumps(query)), (result, "")]
 
 
 def _usage(output_tokens: int) -> dict[str, Any]:

@@ -30,17 +30,19 @@ class FakeAnthropic(FakeApi):
     output) first, to exercise a retry path. `script=[FakeReply(...), ...]` gives the
     exact replies instead, in order (`FakeReply.thinking` adds a thinking block,
     `stop="length"` a `max_tokens` stop, `stop="refusal"` a refusal; either cuts the
-    turn's last call, which toolwire then answers as truncated).
+    turn's last call, which toolwire then answers as truncated; `FakeReply.search` opens
+    the turn with the server's tool search and the `tool_reference`s it found).
 
     Like the live API, it answers HTTP 400 in Anthropic's error shape when the history
     breaks the rules: a `tool_use` without a `tool_result` in the next user message,
     results not first in it, an unknown `tool_use_id`, results split across messages,
     an empty text block, a thinking block replayed with a changed signature, or
-    (thinking on) a tool-calling turn replayed without its thinking block; and to a
-    tool definition of the wrong shape. It takes function tools and every server tool
-    type the installed SDK's `ToolUnionParam` and `BetaToolUnionParam` define (beta
-    ones on every request: it does not read the `anthropic-beta` header). `requests`
-    holds every request body.
+    (thinking on) a tool-calling turn replayed without its thinking block, a
+    `tool_reference` to a tool the request does not defer, a scripted call to a deferred
+    tool no search has loaded; and to a tool definition of the wrong shape. It takes
+    function tools and every server tool type the installed SDK's `ToolUnionParam` and
+    `BetaToolUnionParam` define (beta ones on every request: it does not read the
+    `anthropic-beta` header). `requests` holds every request body.
     """
 
     _codecs = (AnthropicCodec,)

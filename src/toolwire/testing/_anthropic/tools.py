@@ -12,9 +12,13 @@ from functools import cache
 from typing import Any, cast
 
 from .._instances_check import SchemaChecker
-from .._rules import field, text_field
+from .._rules import HistoryProblem, blocks_of, field, text_field
 
-__all__ = ["anthropic_callers_problem", "anthropic_tool_definition_problem"]
+__all__ = [
+    "anthropic_callers_problem",
+    "anthropic_reference_problems",
+    "anthropic_tool_definition_problem",
+]
 
 
 def anthropic_tool_definition_problem(index: int, tool: Any) -> str | None:
@@ -61,6 +65,42 @@ def anthropic_callers_problem(tools: list[Any]) -> str | None:
                     "'direct'"
                 )
     return None
+
+
+def anthropic_reference_problems(messages: list[Any], tools: list[Any]) -> list[HistoryProblem]:
+    """The live API's error for each `tool_reference` block in a user message (or in one
+    of its `tool_result`s) that names no deferred tool of the request (`defer_loading:
+    true` in `tools`): only a deferred tool can be loaded."""
+    deferred = {text_field(tool, "name") for tool in tools if field(tool, "defer_loading") is True}
+    offered = {text_field(tool, "name") for tool in tools}
+    problems: list[HistoryProblem] = []
+    for index, message in enumerate(messages):
+        if text_field(message, "role") != "user":
+            continue
+        for position, block in enumerate(blocks_of(message, "content")):
+            inner = (
+                blocks_of(block, "content") if text_field(block, "type") == "tool_result" else []
+            )
+            for where, reference in [(f"{position}", block)] + [
+                (f"{position}.content.{n}", b) for n, b in enumerate(inner)
+            ]:
+                name = text_field(reference, "tool_name")
+                if text_field(reference, "type") != "tool_reference" or name in deferred:
+                    continue
+                why = (
+                    "is not deferred (defer_loading: true)"
+                    if name in offered
+                    else "is not in tools"
+                )
+                problems.append(
+                    HistoryProblem(
+                        index,
+                        f"messages.{index}.content.{where}: the tool_reference names {name!r}, "
+                        f"which {why}; a tool_reference loads a deferred tool of the request, "
+                        "so reference only those (name a tool the model already has in text)",
+                    )
+                )
+    return problems
 
 
 def _example_problem(index: int, schema: Mapping[str, Any], examples: object) -> str | None:

@@ -21,6 +21,7 @@ import httpx2
 
 from ..._api import Api
 from .._fake import FakeReply, FakeRequest, FakeServer, FakeTool, RejectedRequest, allow_only
+from .._fake_search import refuse_search
 from .._fake_wire import arguments_dict, json_list, split_text, sse
 from .._kits import Kit
 from .._rules import HistoryProblem, blocks_of, field, text_field
@@ -60,6 +61,7 @@ class GeminiCodec:
     """Reads Gemini requests (camelCase wire JSON) and answers as the live API would."""
 
     api: Api = "gemini"
+    programmatic_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and _route(path)[1] in ("generateContent", "streamGenerateContent")
@@ -111,6 +113,7 @@ class GeminiCodec:
     def render(
         self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
     ) -> httpx2.Response:
+        refuse_search(reply, "Gemini")
         signatures: dict[str, bytes] = server.state.setdefault(SIGNATURES, {})
         call_parts = _call_parts(reply, signatures)
         response_id = f"toolwire-fake-{server.next_id()}"

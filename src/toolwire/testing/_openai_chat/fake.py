@@ -21,6 +21,7 @@ from .._fake import (
     RejectedRequest,
     allow_only,
 )
+from .._fake_search import refuse_search
 from .._fake_wire import arguments_text, json_list, latest_results, split_text, sse
 from .._instances_check import SchemaChecker, json_type_of
 from .._kits import Kit
@@ -48,6 +49,7 @@ class ChatCodec:
     """Reads chat requests, answers them as the live server would (JSON or SSE)."""
 
     api: Literal["chat.completions"] = "chat.completions"
+    programmatic_calls = False
 
     def __init__(self, server: ChatServer = ChatServer.OPENAI) -> None:
         self.chat_server = server
@@ -131,6 +133,7 @@ class ChatCodec:
     def render(
         self, reply: FakeReply, request: FakeRequest, body: Mapping[str, Any], server: FakeServer
     ) -> httpx2.Response:
+        refuse_search(reply, "Chat Completions")
         style = self.style
         number = server.next_id()
         completion_id = f"chatcmpl-fake{number}"

@@ -16,7 +16,21 @@ function call whose arguments are not complete JSON gets status `incomplete`, an
 custom call (whose items have no status) is cut by being the last output item of an
 incomplete response. Ids are
 deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
-`ctc_fake<n>`, and `call_<n>` for call ids.
+`ctc_fake<n>`, `tsc_fake<n>` and `tso_fake<n>`, and `call_<n>` for call ids.
+
+`FakeReply.search` opens the calls with a tool search, as the request's `tool_search`
+tool runs it: by the server (its `execution` left out or "server"), a `tool_search_call`
+without a `call_id` and a `tool_search_output` holding the found deferred definitions as
+the request sent them; by the client (`execution: "client"`), a `tool_search_call` with
+a `call_id`, for the client to answer. As the live API does, a call to a deferred tool
+carries `namespace`, the tool's own name.
+
+Programmatic calls (`FakeCall(programmatic=True)`, and every call to a tool whose
+`allowed_callers` leave out "direct") follow one `program` item
+(`prog_fake<n>`, call id `program_<n>`, a deterministic `fingerprint`) and carry
+`caller: {"type": "program", "caller_id": ...}`; once every call of a program is
+answered, the next response opens with its `program_output` (`prout_fake<n>`), and a
+program item replayed with another fingerprint is rejected (see `programs.py`).
 """
 
 from __future__ import annotations
@@ -30,7 +44,17 @@ from typing import Any, Literal
 
 import httpx2
 
-from .._fake import FakeReply, FakeRequest, FakeServer, FakeTool, RejectedRequest, allow_only
+from ..._adapters.openai_responses.definitions import loaded_tool_names
+from .._fake import (
+    FakeReply,
+    FakeRequest,
+    FakeSearch,
+    FakeServer,
+    FakeTool,
+    RejectedRequest,
+    allow_only,
+)
+from .._fake_search import refuse_hidden_calls, server_search_finds
 from .._fake_wire import arguments_text, json_list, latest_results, split_text, sse
 from .._kits import Kit
 from .._openai_chat.fake import CREATED, openai_error
@@ -42,6 +66,7 @@ from .history import (
     unchained_history_problems,
 )
 from .media import responses_media_problems
+from .programs import finished_programs, program_item, with_programs
 from .tools import responses_tool_definition_problem
 
 __all__ = ["ResponsesCodec"]
@@ -60,12 +85,15 @@ class _Store:
     """Response id -> (the whole input it answered, its output items)."""
     reasoning: dict[str, str] = dataclass_field(default_factory=dict[str, str])
     """Reasoning item id -> the encrypted_content sent with it."""
+    fingerprints: dict[str, str] = dataclass_field(default_factory=dict[str, str])
+    """Program item id -> the fingerprint sent with it."""
 
 
 class ResponsesCodec:
     """Reads Responses requests, answers them as the live API would (JSON or SSE)."""
 
     api: Literal["responses"] = "responses"
+    programmatic_calls = True
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/responses")
@@ -79,7 +107,7 @@ class ResponsesCodec:
         problems = responses_history_problems(items)
         problems += responses_media_problems(items)
         for index in range(len(previous), len(items)):
-            problem = _reasoning_problem(index, items[index], store)
+            problem = _replayed_problem(index, items[index], store)
             if problem is not None:
                 problems.append(problem)
         if previous and problems:
@@ -98,19 +126,23 @@ class ResponsesCodec:
         items = [*previous, *_input(body)]
         reject_wrong_tool_shapes(json_list(body.get("tools")), responses_tool_definition_problem)
         tools: list[FakeTool] = []
+        loaded = set(loaded_tool_names(items))
         for tool in json_list(body.get("tools")):
             kind = field(tool, "type")
+            name = text_field(tool, "name")
+            hidden = field(tool, "defer_loading") is True and name not in loaded
             if kind == "function":
                 tools.append(
                     FakeTool(
-                        text_field(tool, "name"),
+                        name,
                         "function",
                         field(tool, "parameters"),
                         bool(field(tool, "strict")),
+                        hidden,
                     )
                 )
             elif kind == "custom":
-                tools.append(FakeTool(text_field(tool, "name"), "custom", None, False))
+                tools.append(FakeTool(name, "custom", None, False, hidden))
         request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
         request.tool_choice_none = body.get("tool_choice") == "none"
         _read_tool_choice(body.get("tool_choice"), request)
@@ -128,11 +160,16 @@ class ResponsesCodec:
     ) -> httpx2.Response:
         store = _store(server)
         response_id = f"resp_fake{server.next_id()}"
-        output = _output_items(reply, request, server, response_id)
+        tools = json_list(body.get("tools"))
+        reply = with_programs(reply, tools)
+        previous = _previous_items(body, store) or []
+        ended = finished_programs([*previous, *_input(body)], server.next_id)
+        output = [*ended, *_output_items(reply, request, server, response_id, tools)]
         for item in output:
             if item["type"] == "reasoning":
                 store.reasoning[item["id"]] = item["encrypted_content"]
-        previous = _previous_items(body, store) or []
+            elif item["type"] == "program":
+                store.fingerprints[item["id"]] = item["fingerprint"]
         if body.get("store") is not False:
             store.turns[response_id] = ([*previous, *_input(body)], output)
         response = _response(response_id, body, output, reply.stop == "length")
@@ -185,18 +222,27 @@ def _input(body: Mapping[str, Any]) -> list[Any]:
     return json_list(value)
 
 
-def _reasoning_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
-    if text_field(item, "type") != "reasoning":
+_OPAQUE = {"reasoning": "encrypted_content", "program": "fingerprint"}
+"""The item types whose opaque field the API checks when they come back, and the field."""
+
+
+def _replayed_problem(index: int, item: Any, store: _Store) -> HistoryProblem | None:
+    """A reasoning or program item replayed with an opaque field that is not the one the
+    fake sent."""
+    kind = text_field(item, "type")
+    key = _OPAQUE.get(kind)
+    if key is None:
         return None
-    sent = store.reasoning.get(text_field(item, "id"))
-    received = field(item, "encrypted_content")
+    sent = (store.reasoning if kind == "reasoning" else store.fingerprints).get(
+        text_field(item, "id")
+    )
+    received = field(item, key)
     if sent is None or received is None or received == sent:
         return None
     return HistoryProblem(
         index,
-        f"input[{index}] (reasoning {text_field(item, 'id')!r}) carries an encrypted_content "
-        "that differs from the one the API sent, so it cannot be verified; replay reasoning "
-        "items unchanged",
+        f"input[{index}] ({kind} {text_field(item, 'id')!r}) carries a {key} that differs "
+        f"from the one the API sent, so it cannot be verified; replay {kind} items unchanged",
     )
 
 
@@ -237,7 +283,11 @@ def _model_turns(items: list[Any]) -> int:
 
 
 def _output_items(
-    reply: FakeReply, request: FakeRequest, server: FakeServer, response_id: str
+    reply: FakeReply,
+    request: FakeRequest,
+    server: FakeServer,
+    response_id: str,
+    tools: list[Any],
 ) -> list[dict[str, Any]]:
     items: list[dict[str, Any]] = []
     if reply.thinking is not None:
@@ -266,7 +316,19 @@ def _output_items(
                 "content": [part],
             }
         )
+    found: list[str] = []
+    if reply.search is not None:
+        searched = _search_items(reply.search, tools, server)
+        found = [text_field(t, "name") for item in searched for t in json_list(item.get("tools"))]
+        items += searched
+    refuse_hidden_calls(reply.calls, request, found)
     custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
+    deferred = _deferred(tools)
+    program: dict[str, Any] | None = None
+    programmatic = [call for call in reply.calls if call.programmatic]
+    if programmatic:
+        program = program_item(programmatic, response_id, server.next_id())
+        items.append(program)
     for position, call in enumerate(reply.calls):
         number = server.next_id()
         text = arguments_text(call)
@@ -281,8 +343,61 @@ def _output_items(
         }
         if not custom:  # custom tool call items have no status
             item["status"] = "incomplete" if last_cut else "completed"
+        if call.name in deferred:  # a loaded deferred tool is called in a namespace of its name
+            item["namespace"] = call.name
+        if program is not None and call.programmatic:
+            item["caller"] = {"type": "program", "caller_id": program["call_id"]}
         items.append(item)
     return items
+
+
+def _deferred(tools: list[Any]) -> dict[str, Any]:
+    """The request's deferred function and custom tools, by name, as it sent them."""
+    return {
+        text_field(tool, "name"): tool
+        for tool in tools
+        if field(tool, "type") in ("function", "custom") and field(tool, "defer_loading") is True
+    }
+
+
+def _search_items(search: FakeSearch, tools: list[Any], server: FakeServer) -> list[dict[str, Any]]:
+    """The tool search opening a reply's calls: the server's call and output, or the
+    call the client answers (see the module's docstring)."""
+    search_tool = next((tool for tool in tools if field(tool, "type") == "tool_search"), None)
+    if search_tool is None:
+        raise RejectedRequest(
+            "toolwire fake: FakeReply(search=...) needs the search tool in the request's "
+            'tools: add {"type": "tool_search"} (group.add_tool_search()).'
+        )
+    call: dict[str, Any] = {
+        "id": f"tsc_fake{server.next_id()}",
+        "type": "tool_search_call",
+        "call_id": None,
+        "execution": "server",
+        "arguments": {"queries": search.query_list},
+        "status": "completed",
+    }
+    if field(search_tool, "execution") == "client":
+        if search.found is not None:
+            raise RejectedRequest(
+                "toolwire fake: FakeSearch(found=...) is what the server's search finds, but "
+                'this request\'s tool_search has execution: "client": the client answers '
+                "the search. Leave found out."
+            )
+        return [{**call, "call_id": f"call_{server.next_id()}", "execution": "client"}]
+    deferred = _deferred(tools)
+    descriptions = {name: text_field(tool, "description") for name, tool in deferred.items()}
+    offered = {text_field(tool, "name") for tool in tools}
+    found = server_search_finds(search, descriptions, offered)
+    output = {
+        "id": f"tso_fake{server.next_id()}",
+        "type": "tool_search_output",
+        "call_id": None,
+        "execution": "server",
+        "status": "completed",
+        "tools": [deferred[name] for name in found],
+    }
+    return [call, output]
 
 
 def _response(
@@ -368,6 +483,8 @@ def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
                 text=part["text"],
             )
             emit("response.reasoning_summary_part.done", **at, summary_index=number, part=part)
+    elif kind in ("program", "program_output"):  # no deltas: whole when added
+        emit("response.output_item.added", output_index=index, item=item)
     elif kind == "message":
         emit(
             "response.output_item.added",
@@ -397,6 +514,13 @@ def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
                     "response.output_text.done", **at, content_index=number, text=text, logprobs=[]
                 )
             emit("response.content_part.done", **at, content_index=number, part=part)
+    elif kind in ("tool_search_call", "tool_search_output"):
+        empty: dict[str, Any] = {"arguments": {}} if kind == "tool_search_call" else {"tools": []}
+        emit(
+            "response.output_item.added",
+            output_index=index,
+            item={**item, **empty, "status": "in_progress"},
+        )
     else:
         custom = kind == "custom_tool_call"
         key = "input" if custom else "arguments"

@@ -19,7 +19,10 @@ What the live API rejects, and how each rule reads:
   unanswered (the server then does not run that MCP call);
 - a second output for one call, an output of the wrong kind (a
   `custom_tool_call_output` for a `function_call`), and a call or output
-  without a `call_id`.
+  without a `call_id`;
+- programmatic tool calling (`programs.py`): a `program` item without its
+  `fingerprint`, and a call in the input whose `caller` names a program no earlier
+  `program` item is (unless an `item_reference` may stand for it).
 
 Accepted: items replayed as `item.model_dump()` (None-valued keys,
 `"async_"`), messages without `type`, reasoning and any other items, and
@@ -39,6 +42,7 @@ from typing import Any, cast
 from ...exceptions import UnexpectedObjectError
 from .._rules import HistoryProblem, sorted_problems, text_field
 from .._wire import wire_json
+from .programs import program_problem
 
 __all__ = [
     "chained_history_problems",
@@ -64,6 +68,8 @@ _ID_KEY = {
 }
 """The key holding the id that pairs a call and its answer, where it is not `call_id`."""
 _MAY_STAY_UNANSWERED = frozenset({"mcp_approval_request"})
+_PROGRAM_ITEMS = frozenset({"program", "function_call", "custom_tool_call"})
+"""A `program` item, and the calls a program may make."""
 
 
 def _hosted(item: Mapping[str, Any]) -> bool:
@@ -134,10 +140,15 @@ def responses_history_problems(
     calls: dict[str, list[_Call]] = {}
     later_calls = _first_call_positions(items)
     references = any(text_field(item, "type") == "item_reference" for item in items)
+    programs: set[str] = set()
     for index, item in enumerate(items):
         kind = _kind(item)
         if kind is None:
             continue
+        if kind in _PROGRAM_ITEMS:
+            problem = program_problem(where.index(index), item, kind, programs, where(index))
+            if problem is not None and (kind == "program" or not references):
+                problems.append(problem)
         call_id = _id_of(item, kind)
         if kind in _OUTPUT_OF:
             name = text_field(item, "name") or "unnamed"

@@ -24,6 +24,7 @@ _BUILT_INS = frozenset(
         "apply_patch",
         "tool_search",
         "namespace",
+        "programmatic_tool_calling",
     }
 )
 
