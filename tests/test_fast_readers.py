@@ -1,6 +1,6 @@
-"""Each API's one-pass reader of its SDK response class (the first branch of its
-adapter's `read_response`) reads exactly what the general reader reads, or declines
-(None) so that the general reader runs.
+"""Each API's one-pass reader of its SDK response class (the reader its adapter's
+`class_reading` gives that class) reads exactly what the general reader reads, or
+declines (None) so that the general reader runs.
 
 Checked on every recorded non-streamed response (parsed by the SDK's own models) and on
 the shapes the fast readers must decline: cut turns, calls without ids, other kinds of
@@ -24,6 +24,7 @@ from toolwire._adapters.gemini import adapter as gemini
 from toolwire._adapters.openai_chat import adapter as chat
 from toolwire._adapters.openai_responses import adapter as responses
 from toolwire._api import Api, adapter
+from toolwire._class_reading import RESPONSE, SDK_CLASSES
 from toolwire._read import read_calls
 from toolwire.core import StandardToolCall
 
@@ -56,10 +57,11 @@ def _general(api: Api, response: object) -> list[StandardToolCall] | str:
 
 
 def _entry(api: Api, response: object) -> list[StandardToolCall] | str:
-    """What the adapter's `read_response` reads: the fast branch, or the general one."""
-    return _calls_or_error(
-        lambda obj: adapter(api).read_response(obj, other_calls="raise"), response
-    )
+    """What the reader of the response's class reads (`class_reading`, remembered per
+    class): the fast reader, or the general one it falls back to."""
+    reading = adapter(api).class_reading(response)
+    assert reading.shape == RESPONSE
+    return _calls_or_error(lambda obj: reading.read(obj, other_calls="raise"), response)
 
 
 def _calls_or_error(
@@ -210,3 +212,25 @@ def test_edge_cases_read_the_same_or_decline(api: Api, response: object, decline
     if fast is not None:
         assert fast == general
     assert _entry(api, response) == general
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        _chat("tool_calls", _chat_call("a")),
+        _responses("completed", _function_call("a")),
+        _anthropic("tool_use", {"type": "tool_use", "id": "t1", "name": "f", "input": {}}),
+        genai.GenerateContentResponse(candidates=[]),
+    ],
+)
+def test_one_reading_per_class_is_remembered(response: object) -> None:
+    """`read_calls` asks the adapter once how to read a response class; the remembered
+    reading is the class's fast reader, and the adapters' history paths use the same."""
+    SDK_CLASSES.pop(type(response), None)
+    read_calls(response)
+    reading = SDK_CLASSES[type(response)]
+    api = reading.api
+    assert reading == adapter(api).class_reading(response)
+    assert reading.shape == RESPONSE
+    adapter(api).turn_status(response)  # reads the same entry, adds none
+    assert SDK_CLASSES[type(response)] is reading

@@ -83,31 +83,38 @@ def check_text(text: str, limits: ArgumentLimits) -> str | None:
 def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
     """Return a problem description if dict arguments break a limit, else None.
 
-    A flat dict of scalars (the common case) is checked in one pass; anything nested
-    is walked with an explicit stack, so a cyclic or 100,000-deep input stops at the
-    limit instead of recursing.
+    Every container is visited once, with an explicit stack (so a cyclic or
+    100,000-deep input stops at the limit instead of recursing): the arguments object
+    first, then each nested container, the last found first. The size is compared
+    after each container and the depth as each is reached, so the first limit broken in
+    that order is the one reported. The arguments object of a JSON parser's dict (the
+    common case) is read in one plain loop; the nested containers after it.
     """
-    if type(data) is dict:
-        flat: dict[Any, Any] = data  # pyright: ignore[reportUnknownVariableType]
-        size = 2 + len(flat)
-        try:
-            for key, value in flat.items():
-                kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
-                if kind is str:
-                    size += len(key) + len(value)
-                elif kind is int or kind is float or kind is bool or value is None:
-                    size += len(key)
-                else:
-                    return _check_nested(flat, limits)
-        except TypeError:  # a key without a length (a hand-built dict): the general walk
-            return _check_nested(flat, limits)
-        return None if size <= limits.max_chars else _too_large(limits)
-    return _check_nested(data, limits)
+    if type(data) is not dict:
+        return _check_nested([(data, 1)], 2, limits)
+    top: dict[Any, Any] = data  # pyright: ignore[reportUnknownVariableType]
+    size = 2 + len(top)
+    nested: list[tuple[Any, int]] = []
+    try:
+        for key, value in top.items():
+            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            if kind is str:
+                size += len(key) + len(value)
+            else:
+                size += len(key)
+                if not (kind is int or kind is float or kind is bool or value is None) and (
+                    kind is dict or kind is list or kind is tuple or isinstance(value, Mapping)
+                ):
+                    nested.append((cast(Any, value), 2))
+    except TypeError:  # a key without a length (a hand-built dict): the general walk
+        return _check_nested([(top, 1)], 2, limits)
+    if size > limits.max_chars:
+        return _too_large(limits)
+    return _check_nested(nested, size, limits) if nested else None
 
 
-def _check_nested(data: Mapping[str, Any], limits: ArgumentLimits) -> str | None:
-    size = 2
-    stack: list[tuple[Any, int]] = [(data, 1)]
+def _check_nested(stack: list[tuple[Any, int]], size: int, limits: ArgumentLimits) -> str | None:
+    """Walk the containers on `stack` (each with its depth), adding to `size`."""
     while stack:
         node, depth = stack.pop()
         if depth > limits.max_depth:

@@ -2,43 +2,27 @@
 whole response or message of any API) into `StandardToolCall`s.
 
 It finds the object's API (from `api=`, or by looking at it) and hands the object to
-that API's adapter. An SDK class is looked at once: the class is remembered with how to
-read it, so the common case, a response of a class seen before, goes straight to its
-adapter's `read_response`, whose first branch reads it in one pass.
+that API's adapter. An SDK class is looked at once: its adapter says how to read it
+(`Adapter.class_reading`), remembered in the one per-class cache, `SDK_CLASSES`, so the
+common case, a response of a class seen before, goes straight to its fast reader.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Literal, NamedTuple, Protocol, TypeGuard
+from typing import TYPE_CHECKING, Literal, TypeGuard
 
-from ._api import Api, adapter, api_of, check_api, sdk_api
+from ._api import Api, adapter, api_of, check_api
 from ._call import StandardToolCall
+from ._class_reading import ITEM, OTHER, SDK_CLASSES, ClassReading, read_by_default, sdk_class
 from .exceptions import ToolwireError
 
 if TYPE_CHECKING:
-    from ._adapters._base import Adapter
     from ._adapters.openai_chat.servers import ChatServer
 
 __all__ = ["read_call", "read_calls"]
 
 OtherCalls = Literal["raise", "ignore"]
-
-
-class _Reader(Protocol):
-    def __call__(self, obj: object, /, *, other_calls: OtherCalls) -> list[StandardToolCall]: ...
-
-
-class _Reading(NamedTuple):
-    """How to read objects of one SDK class: its API, and the adapter's reader for it."""
-
-    api: Api
-    read: _Reader
-
-
-_READING: dict[type, _Reading] = {}
-"""SDK class -> how to read it. Only SDK classes: what they are (a response, a
-message, one call) is fixed by the class, while a dict is looked at one by one."""
 
 
 def read_calls(
@@ -55,7 +39,7 @@ def read_calls(
             f'run raises UnhandledCallsError) or "ignore" (such calls are left for you to '
             f"answer); got {other_calls!r}."
         )
-    reading = _READING.get(type(calls))
+    reading = SDK_CLASSES.get(type(calls))
     if reading is not None and (api is None or api == reading.api):
         return reading.read(calls, other_calls=other_calls)
     if isinstance(calls, StandardToolCall):
@@ -87,26 +71,15 @@ def _is_sequence(obj: object) -> TypeGuard[Sequence[object]]:
 
 def _api_of(item: object) -> Api:
     """The API of an item of a list (remembering its class's reading, as for one item)."""
-    reading = _READING.get(type(item))
+    reading = SDK_CLASSES.get(type(item))
     return reading.api if reading is not None else _reading(item, api_of(item)).api
 
 
-def _reading(obj: object, api: Api) -> _Reading:
-    """How `api`'s adapter reads `obj`: as one call item or as a whole response,
-    remembered for `obj`'s class when it is an SDK class of `api`."""
+def _reading(obj: object, api: Api) -> ClassReading:
+    """How `api`'s adapter reads `obj`: the reading of its class when it is an SDK class of
+    `api` (decided once, see `sdk_class`), else as one call item or a whole response."""
     api_adapter = adapter(api)
-    if api_adapter.is_call_item(obj):
-        reading = _Reading(api, _item_reader(api_adapter))
-    else:
-        reading = _Reading(api, api_adapter.read_response)
-    kind = type(obj)
-    if sdk_api(kind) == api:
-        _READING[kind] = reading
-    return reading
-
-
-def _item_reader(api_adapter: Adapter) -> _Reader:
-    def read_one(item: object, /, *, other_calls: OtherCalls) -> list[StandardToolCall]:
-        return api_adapter.read_items((item,), other_calls=other_calls)
-
-    return read_one
+    reading = sdk_class(api_adapter, obj)
+    if reading is not None:
+        return reading
+    return read_by_default(api_adapter, obj, ITEM if api_adapter.is_call_item(obj) else OTHER)

@@ -13,6 +13,7 @@ from ..exceptions import ToolDefinitionError, ToolwireError
 if TYPE_CHECKING:
     from .._call import StandardToolCall
     from .._callers import ToolCallerKind
+    from .._class_reading import ClassReading
     from .._definition import (
         CustomToolSpec,
         FunctionToolSpec,
@@ -115,8 +116,15 @@ class Adapter(Protocol):
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        """Every call of a whole response or message; its first branch reads the common
-        SDK response class in one pass."""
+        """Every call of a whole response or message, whatever its class or state (the
+        general reader)."""
+        ...
+
+    def class_reading(self, sample: object) -> ClassReading:
+        """How to read `sample` and every other object of its class, an SDK class of this
+        API: asked once per class (`_class_reading.sdk_class` remembers it). The API's
+        response class reads through its fast reader, which falls back to
+        `read_response` for what it does not read in one pass."""
         ...
 
     def assistant_messages(self, response: object) -> list[Any]: ...

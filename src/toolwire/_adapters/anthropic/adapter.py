@@ -28,6 +28,14 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import ANTHROPIC_BLOCK_TYPES, api_of, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._class_reading import (
+    ITEM,
+    OTHER,
+    RESPONSE,
+    ClassReading,
+    read_by_default,
+    sdk_class,
+)
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field, media_native_for_every_model
 from .callers import CALLER_NAMES, caller_of
@@ -139,11 +147,14 @@ class AnthropicAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        if _IS_MESSAGE.get(type(response)):  # an SDK Message (or BetaMessage...)
-            calls = read_sdk_message(response)
-            if calls is not None:
-                return calls
         return read_any_response(response)
+
+    def class_reading(self, sample: object) -> ClassReading:
+        if self.is_call_item(sample):
+            return read_by_default(self, sample, ITEM)
+        if _is_sdk_message(type(sample)):
+            return ClassReading("anthropic", RESPONSE, _read_message)
+        return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
 
@@ -213,7 +224,8 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
     """(content blocks, message id, stop reason) of a Message, BetaMessage, ParsedMessage,
     their dict forms, or an assistant `MessageParam`."""
     kind = type(response)
-    if _IS_MESSAGE.get(kind):  # an SDK Message seen before: no isinstance against Mapping
+    reading = sdk_class(ADAPTER, response)
+    if reading is not None and reading.shape == RESPONSE:  # an SDK Message (or BetaMessage...)
         sdk: Any = response
         role, content, message_id, stop_reason = sdk.role, sdk.content, sdk.id, sdk.stop_reason
     elif isinstance(response, Mapping):
@@ -223,13 +235,12 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
         role, content = data.get("role", "assistant"), data.get("content")
         message_id, stop_reason = data.get("id"), data.get("stop_reason")
     else:
-        is_message = _IS_MESSAGE.get(kind)
-        if is_message is None:
-            if is_sdk_type(kind):
-                names = mro_names(kind, "anthropic.types")
-                is_message = _IS_MESSAGE[kind] = "Message" in names or "BetaMessage" in names
-            else:  # a Messages-compatible object of another library, read by attribute
-                is_message = hasattr(response, "content") and not hasattr(response, "tool_calls")
+        if reading is not None:
+            is_message = False  # another class of the SDK (a block...)
+        elif is_sdk_type(kind):
+            is_message = _is_sdk_message(kind)
+        else:  # a Messages-compatible object of another library, read by attribute
+            is_message = hasattr(response, "content") and not hasattr(response, "tool_calls")
         if not is_message:
             raise wrong_object(response, "anthropic", _EXPECTED)
         role = getattr(response, "role", None)
@@ -250,8 +261,6 @@ def _message_of(response: object) -> tuple[Sequence[object], str | None, str | N
 
 
 _EXPECTED = "an Anthropic Message (or its content blocks, or their dict forms)"
-_IS_MESSAGE: dict[type, bool] = {}
-"""SDK class -> whether it is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
 _CHAT_KEYS = frozenset({"tool_calls", "function_call", "refusal", "choices"})
 """Keys of a Chat Completions message or response, which an Anthropic message never has."""
 
@@ -282,6 +291,21 @@ def read_any_response(response: object) -> list[StandardToolCall]:
     state."""
     blocks, message_id, stop_reason = _message_of(response)
     return _read_blocks(blocks, message_id, cut=stop_reason in CUT_STOP_REASONS)
+
+
+def _is_sdk_message(kind: type) -> bool:
+    """Whether the SDK class `kind` is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
+    names = mro_names(kind, "anthropic.types")
+    return "Message" in names or "BetaMessage" in names
+
+
+def _read_message(
+    message: object, /, *, other_calls: Literal["raise", "ignore"]
+) -> list[StandardToolCall]:
+    """The calls of an SDK Message: in one pass, or by the general reader when it was
+    cut or a tool_use has no id."""
+    calls = read_sdk_message(message)
+    return calls if calls is not None else read_any_response(message)
 
 
 def read_sdk_message(message: Any) -> list[StandardToolCall] | None:

@@ -80,6 +80,14 @@ from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
 from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._class_reading import (
+    ITEM,
+    OTHER,
+    RESPONSE,
+    ClassReading,
+    read_by_default,
+    sdk_class,
+)
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import NO_CALLERS, call_text, check_tool_name
@@ -211,18 +219,14 @@ class GeminiAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        kind = type(response)
-        sdk_response = _IS_SDK_RESPONSE.get(kind)
-        if sdk_response is None:
-            sdk_response = _IS_SDK_RESPONSE[kind] = (
-                kind.__name__ == "GenerateContentResponse"
-                and kind.__module__.startswith("google.genai.")
-            )
-        if sdk_response:
-            calls = read_sdk_response(response)
-            if calls is not None:
-                return calls
         return read_any_response(response)
+
+    def class_reading(self, sample: object) -> ClassReading:
+        if self.is_call_item(sample):
+            return read_by_default(self, sample, ITEM)
+        if type(sample).__name__ == "GenerateContentResponse":
+            return ClassReading("gemini", RESPONSE, _read_response)
+        return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
 
@@ -278,12 +282,11 @@ def _turn_of(response: object) -> _Turn:
     if isinstance(response, dict):
         return _turn_of_dict(cast("dict[str, Any]", response))
     kind = type(response)
-    foreign = _FOREIGN_TYPES.get(kind)
-    if foreign is None:
-        foreign = _FOREIGN_TYPES[kind] = is_sdk_type(kind) and not kind.__module__.startswith(
-            "google.genai."
-        )
-    if foreign:
+    if (
+        sdk_class(ADAPTER, response) is None  # not a class of google-genai's types
+        and is_sdk_type(kind)
+        and not kind.__module__.startswith("google.genai.")
+    ):
         raise wrong_object(response, "gemini", _EXPECTED)
     candidates = getattr(response, "candidates", _MISSING)
     if candidates is not _MISSING:
@@ -306,8 +309,13 @@ def _turn_of(response: object) -> _Turn:
     raise wrong_object(response, "gemini", _EXPECTED)
 
 
-_IS_SDK_RESPONSE: dict[type, bool] = {}
-"""Class -> whether it is the SDK's `GenerateContentResponse` (read in one pass)."""
+def _read_response(
+    response: object, /, *, other_calls: Literal["raise", "ignore"]
+) -> list[StandardToolCall]:
+    """The calls of an SDK GenerateContentResponse: in one pass, or by the general
+    reader for what the one pass does not read."""
+    calls = read_sdk_response(response)
+    return calls if calls is not None else read_any_response(response)
 
 
 def read_any_response(response: object) -> list[StandardToolCall]:
@@ -386,8 +394,6 @@ _EXPECTED = (
     "a Gemini response (a GenerateContentResponse, its candidate, its Content or a list of "
     "its parts, or their dict forms)"
 )
-_FOREIGN_TYPES: dict[type, bool] = {}
-"""Class -> whether it is another SDK's (checked before reading by attribute)."""
 
 
 def _content_of_dict(data: Mapping[str, Any]) -> Content:

@@ -9,6 +9,16 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import api_or_none, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._class_reading import (
+    ITEM,
+    MESSAGE,
+    OTHER,
+    RESPONSE,
+    ClassReading,
+    Shape,
+    read_by_default,
+    sdk_class,
+)
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import NO_CALLERS, call_text, field, media_native_for_every_model
@@ -144,11 +154,13 @@ class ChatCompletionsAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        if _SHAPE_OF_TYPE.get(type(response)) is _COMPLETION:  # an SDK ChatCompletion
-            calls = read_sdk_completion(response)
-            if calls is not None:
-                return calls
         return read_any_response(response)
+
+    def class_reading(self, sample: object) -> ClassReading:
+        shape = ITEM if self.is_call_item(sample) else _sdk_shape(type(sample))
+        if shape == RESPONSE:
+            return ClassReading(_API, shape, _read_completion)
+        return read_by_default(self, sample, shape)
 
     # -- history out ---------------------------------------------------------------
 
@@ -217,10 +229,6 @@ class ChatCompletionsAdapter:
 
 
 _EXPECTED = "a Chat Completions response (a ChatCompletion, its message, or their dict forms)"
-_COMPLETION, _MESSAGE, _OTHER = "completion", "message", "other"
-_SHAPE_OF_TYPE: dict[type, str] = {}
-"""SDK class -> what it is to this adapter. Only SDK classes are cached: their shape is
-fixed by the class (dicts and other objects are looked at one by one)."""
 
 
 def _message_of(response: object) -> tuple[object, str | None, str | None]:
@@ -229,16 +237,16 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
     Anything else raises `UnexpectedObjectError`: reading another API's response as a
     message without calls would end the caller's loop in silence.
     """
-    shape = _SHAPE_OF_TYPE.get(type(response))
-    if shape is _COMPLETION:  # an SDK ChatCompletion (only SDK classes are cached)
+    reading = sdk_class(ADAPTER, response)
+    shape = reading.shape if reading is not None else _shape_of(response)
+    if shape == RESPONSE and reading is not None:  # an SDK ChatCompletion
         sdk: Any = response  # plain attribute reads: the common case, once per response
         if sdk.choices:
             choice = sdk.choices[0]
             return choice.message, sdk.id, choice.finish_reason
-    shape = shape or _shape_of(response)
-    if shape == _MESSAGE:
+    if shape == MESSAGE:
         return response, None, None
-    if shape != _COMPLETION:
+    if shape != RESPONSE:
         raise wrong_object(response, _API, _EXPECTED)
     choices = field(response, "choices")
     if not choices:
@@ -257,6 +265,15 @@ def read_any_response(response: object) -> list[StandardToolCall]:
         _read_call(item, index, response_id, cut, index == last)
         for index, item in enumerate(tool_calls)
     ]
+
+
+def _read_completion(
+    response: object, /, *, other_calls: Literal["raise", "ignore"]
+) -> list[StandardToolCall]:
+    """The calls of an SDK ChatCompletion: in one pass, or by the general reader when
+    its turn was cut or has no message."""
+    calls = read_sdk_completion(response)
+    return calls if calls is not None else read_any_response(response)
 
 
 def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
@@ -291,32 +308,35 @@ def _read_uncut(items: Sequence[object], response_id: str | None) -> list[Standa
     return calls
 
 
-def _shape_of(response: object) -> str:
+def _shape_of(response: object) -> Shape:
+    """What `response` is, when it is not an SDK class of this API (see `sdk_class`)."""
     kind = type(response)
     if isinstance(response, Mapping):
         return _shape_of_dict(cast("Mapping[str, Any]", response))
     if is_sdk_type(kind):
-        names = mro_names(kind, "openai.types.chat")
-        shape = (
-            _COMPLETION
-            if "ChatCompletion" in names
-            else _MESSAGE
-            if "ChatCompletionMessage" in names
-            else _OTHER
-        )
-        _SHAPE_OF_TYPE[kind] = shape
-        return shape
+        return _sdk_shape(kind)
     # An OpenAI-compatible object of another library (read by attribute, like the SDK's).
     if isinstance(getattr(response, "choices", None), Sequence):
-        return _COMPLETION
+        return RESPONSE
     if getattr(response, "role", None) == "assistant" and hasattr(response, "tool_calls"):
-        return _MESSAGE
-    return _OTHER
+        return MESSAGE
+    return OTHER
 
 
-def _shape_of_dict(data: Mapping[str, Any]) -> str:
+def _sdk_shape(kind: type) -> Shape:
+    names = mro_names(kind, "openai.types.chat")
+    return (
+        RESPONSE
+        if "ChatCompletion" in names
+        else MESSAGE
+        if "ChatCompletionMessage" in names
+        else OTHER
+    )
+
+
+def _shape_of_dict(data: Mapping[str, Any]) -> Shape:
     if "choices" in data:
-        return _COMPLETION
+        return RESPONSE
     role = data.get("role")
     if role == "assistant":
         content = data.get("content")
@@ -324,16 +344,16 @@ def _shape_of_dict(data: Mapping[str, Any]) -> str:
             isinstance(part, Mapping) and field(cast(object, part), "type") in ("text", "refusal")
             for part in cast("list[object]", content)
         ):
-            return _MESSAGE
-        return _OTHER  # content blocks of another API (Anthropic tool_use, thinking...)
+            return MESSAGE
+        return OTHER  # content blocks of another API (Anthropic tool_use, thinking...)
     if isinstance(role, str):
         if api_or_none(data) not in (None, _API):
-            return _OTHER  # a Gemini Content (role "model"): the error names its API
+            return OTHER  # a Gemini Content (role "model"): the error names its API
         raise UnexpectedObjectError(
             f"Expected {_EXPECTED}, got a {role!r} message. Pass the assistant turn: the "
             "ChatCompletion the client returned, or its choices[0].message."
         )
-    return _OTHER
+    return OTHER
 
 
 def _read_call(
@@ -415,7 +435,7 @@ _EXPECTED_CALL = "a Chat Completions tool call (an item of message.tool_calls, o
 def _as_dict(item: object) -> Mapping[str, Any]:
     if isinstance(item, Mapping):
         return cast("Mapping[str, Any]", item)
-    if _shape_of(item) != _OTHER:
+    if _shape_of(item) != OTHER:
         raise UnexpectedObjectError(
             f"Expected {_EXPECTED_CALL}, got a whole {type(item).__name__} in a list of "
             "calls. Pass the response itself (not in a list), or its message.tool_calls."

@@ -37,11 +37,23 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ..._api import RESPONSES_ITEM_TYPES, api_of, is_sdk_type, mro_names, wrong_object
 from ..._call import StandardToolCall, synthesized_id
+from ..._class_reading import (
+    ITEM,
+    OTHER,
+    RESPONSE,
+    ClassReading,
+    read_by_default,
+    sdk_class,
+)
 from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
 from ..._mcp_approval import approval_call
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
-from .._base import call_text, field, media_native_for_every_model
+from .._base import (
+    call_text,
+    field,
+    media_native_for_every_model,
+)
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .definitions import loaded_tool_names, nested, tool_search_definition
@@ -163,11 +175,14 @@ class ResponsesAdapter:
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        if _IS_RESPONSE.get(type(response)):  # an SDK Response
-            calls = read_sdk_response(response)
-            if calls is not None:
-                return calls
         return read_any_response(response, other_calls)
+
+    def class_reading(self, sample: object) -> ClassReading:
+        if self.is_call_item(sample):
+            return read_by_default(self, sample, ITEM)
+        if _is_sdk_response(type(sample)):
+            return ClassReading("responses", RESPONSE, _read_response)
+        return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
 
@@ -216,21 +231,20 @@ def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | Non
     """(output items, response id, status) of a Response, its dict form, or a list of
     output items (no id, no status). Anything else raises `UnexpectedObjectError`."""
     kind = type(response)
-    is_response = _IS_RESPONSE.get(kind)
-    if is_response is None:
-        if isinstance(response, list):
-            return cast(list[object], response), None, None
-        if isinstance(response, Mapping):
-            data = cast(Mapping[str, Any], response)
-            if "output" not in data:
-                raise wrong_object(data, "responses", _EXPECTED)
-            return data["output"] or (), data.get("id"), data.get("status")
-        if is_sdk_type(kind):
-            is_response = _IS_RESPONSE[kind] = "Response" in mro_names(
-                kind, "openai.types.responses"
-            )
-        else:  # a Responses-compatible object of another library, read by attribute
-            is_response = hasattr(response, "output") and hasattr(response, "status")
+    reading = sdk_class(ADAPTER, response)
+    if reading is not None:
+        is_response = reading.shape == RESPONSE
+    elif isinstance(response, list):
+        return cast(list[object], response), None, None
+    elif isinstance(response, Mapping):
+        data = cast(Mapping[str, Any], response)
+        if "output" not in data:
+            raise wrong_object(data, "responses", _EXPECTED)
+        return data["output"] or (), data.get("id"), data.get("status")
+    elif is_sdk_type(kind):
+        is_response = _is_sdk_response(kind)
+    else:  # a Responses-compatible object of another library, read by attribute
+        is_response = hasattr(response, "output") and hasattr(response, "status")
     if not is_response:
         raise wrong_object(response, "responses", _EXPECTED)
     response_any: Any = response
@@ -238,8 +252,20 @@ def _parts_of(response: object) -> tuple[Sequence[object], str | None, str | Non
 
 
 _EXPECTED = "a Responses response (a Response, its output items, or their dict forms)"
-_IS_RESPONSE: dict[type, bool] = {}
-"""SDK class -> whether it is a `Response` (or `ParsedResponse`)."""
+
+
+def _is_sdk_response(kind: type) -> bool:
+    """Whether the SDK class `kind` is a `Response` (or `ParsedResponse`)."""
+    return "Response" in mro_names(kind, "openai.types.responses")
+
+
+def _read_response(
+    response: object, /, *, other_calls: Literal["raise", "ignore"]
+) -> list[StandardToolCall]:
+    """The calls of an SDK Response: in one pass, or by the general reader when it
+    stopped early or holds more than function calls, messages and reasoning."""
+    calls = read_sdk_response(response)
+    return calls if calls is not None else read_any_response(response, other_calls)
 
 
 def read_any_response(
