@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ._anthropic.fake_anthropic import FakeAnthropic
 from ._check import check_history
-from ._fake import FakeCall, FakeReply, FakeSearch
+from ._fake import FakeBuiltinCall, FakeCall, FakeReply, FakeSearch
 from ._gemini.fake_gemini import FakeGemini
 from ._instances import UnsupportedSchemaError
 from ._openai import FakeOpenAI
@@ -29,6 +29,7 @@ from ._rules import HistoryProblem
 __all__ = [
     "check_history",
     "FakeAnthropic",
+    "FakeBuiltinCall",
     "FakeCall",
     "FakeGemini",
     "FakeOpenAI",

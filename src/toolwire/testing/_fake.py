@@ -13,7 +13,7 @@ import itertools
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal, Protocol, cast
+from typing import Any, Literal, Protocol, cast, get_args
 
 import httpx2
 
@@ -22,6 +22,7 @@ from ._instances import UnsupportedSchemaError, invalid_instance, minimal_instan
 from ._rules import HistoryProblem
 
 __all__ = [
+    "FakeBuiltinCall",
     "FakeCall",
     "FakeCodec",
     "FakeReply",
@@ -109,6 +110,39 @@ class FakeSearch:
         return [queries] if isinstance(queries, str) else list(queries)
 
 
+BuiltinCallType = Literal[
+    "shell_call", "local_shell_call", "apply_patch_call", "computer_call", "mcp_approval_request"
+]
+"""The client-executed built-in calls a Responses fake emits."""
+BUILTIN_TYPES: tuple[str, ...] = get_args(BuiltinCallType)
+
+
+@dataclass(frozen=True, slots=True)
+class FakeBuiltinCall:
+    """A client-executed built-in call the model makes in a `FakeReply`, on FakeOpenAI's
+    Responses API only: `type` is the output item's type, `fields` the item's own fields
+    (`{"action": {...}}` for a shell, local shell or computer call, `{"operation": {...}}`
+    for an apply patch call, `{"server_label": ..., "name": ..., "arguments": "..."}` for
+    an MCP approval request). The fake adds `id`, `call_id` (where the item has one) and
+    `status`; the request must offer the matching tool (`shell`, `local_shell`,
+    `apply_patch`, `computer_use_preview`, or the `mcp` server of that label)."""
+
+    type: BuiltinCallType
+    fields: Mapping[str, Any] = field(default_factory=dict[str, Any])
+
+    def __post_init__(self) -> None:
+        if self.type not in BUILTIN_TYPES:
+            raise ValueError(
+                f"FakeBuiltinCall(type={self.type!r}): use one of "
+                f"{', '.join(repr(kind) for kind in BUILTIN_TYPES)}."
+            )
+        if not isinstance(self.fields, Mapping):
+            raise TypeError(
+                f"FakeBuiltinCall(fields={self.fields!r}): give the item's fields as a dict, "
+                'e.g. `{"action": {"commands": ["ls"]}}`.'
+            )
+
+
 @dataclass(frozen=True, slots=True)
 class FakeReply:
     """One scripted model turn: text, tool calls, or both.
@@ -119,7 +153,8 @@ class FakeReply:
     `thinking` adds reasoning where the API has it (Anthropic thinking block with a
     signature, Responses reasoning item, Gemini thought signature on the first call).
     `search` opens the turn's calls with a tool search (see `FakeSearch`; Responses and
-    Anthropic, whose servers search).
+    Anthropic, whose servers search). `builtin` adds client-executed built-in calls
+    after the turn's tool calls (see `FakeBuiltinCall`; Responses only).
     """
 
     text: str | None = None
@@ -127,6 +162,7 @@ class FakeReply:
     stop: Literal["end", "length", "refusal"] = "end"
     thinking: str | None = None
     search: FakeSearch | None = None
+    builtin: tuple[FakeBuiltinCall, ...] = ()
 
     def __post_init__(self) -> None:
         # Checked here, when the reply is made: a wrong shape used to fail inside the
@@ -139,6 +175,15 @@ class FakeReply:
                 f"FakeReply(search={self.search!r}): give a FakeSearch, e.g. "
                 '`search=FakeSearch("exchange rate")`.'
             )
+        builtin: object = self.builtin
+        if not isinstance(builtin, tuple | list) or not all(
+            isinstance(call, FakeBuiltinCall) for call in cast(Sequence[object], builtin)
+        ):
+            raise TypeError(
+                f"FakeReply(builtin={builtin!r}): give a tuple of FakeBuiltinCall, e.g. "
+                '`builtin=(FakeBuiltinCall("shell_call", {"action": {"commands": ["ls"]}}),)`.'
+            )
+        object.__setattr__(self, "builtin", tuple(cast(Sequence[FakeBuiltinCall], builtin)))
 
     @classmethod
     def tool_calls(cls, *calls: FakeCall | tuple[str, Mapping[str, Any] | str]) -> FakeReply:
@@ -243,6 +288,11 @@ class FakeCodec(Protocol):
         """Whether its turns may hold calls a program made (`FakeCall.programmatic`)."""
         ...
 
+    @property
+    def builtin_calls(self) -> bool:
+        """Whether its turns may hold client-executed built-in calls (`FakeReply.builtin`)."""
+        ...
+
     def handles(self, method: str, path: str) -> bool: ...
     def read(self, body: Mapping[str, Any], server: FakeServer, path: str) -> FakeRequest: ...
     def problems(self, body: Mapping[str, Any], server: FakeServer) -> list[HistoryProblem]: ...
@@ -305,6 +355,13 @@ class FakeServer:
             reply = self._reply(parsed)
             if not codec.programmatic_calls:
                 _refuse_programmatic(reply, codec.api)
+            if reply.builtin and not codec.builtin_calls:
+                raise RejectedRequest(
+                    f"toolwire fake: the script makes a built-in {reply.builtin[0].type} "
+                    f"(FakeReply(builtin=...)), which the {codec.api} fake does not make; "
+                    "client-executed built-in calls exist on OpenAI's Responses API only: "
+                    "script them on FakeOpenAI and call client.responses.create."
+                )
             return codec.render(reply, parsed, body, self)
         except RejectedRequest as rejected:
             if rejected.body is not None:

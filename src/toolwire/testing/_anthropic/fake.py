@@ -90,6 +90,7 @@ class AnthropicCodec:
 
     api: Api = "anthropic"
     programmatic_calls = True
+    builtin_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/messages")

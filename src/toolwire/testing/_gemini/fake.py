@@ -62,6 +62,7 @@ class GeminiCodec:
 
     api: Api = "gemini"
     programmatic_calls = False
+    builtin_calls = False
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and _route(path)[1] in ("generateContent", "streamGenerateContent")

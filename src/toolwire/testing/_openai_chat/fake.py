@@ -50,6 +50,7 @@ class ChatCodec:
 
     api: Literal["chat.completions"] = "chat.completions"
     programmatic_calls = False
+    builtin_calls = False
 
     def __init__(self, server: ChatServer = ChatServer.OPENAI) -> None:
         self.chat_server = server

@@ -46,6 +46,7 @@ import httpx2
 
 from ..._adapters.openai_responses.definitions import loaded_tool_names
 from .._fake import (
+    BUILTIN_TYPES,
     FakeReply,
     FakeRequest,
     FakeSearch,
@@ -60,6 +61,7 @@ from .._kits import Kit
 from .._openai_chat.fake import CREATED, openai_error
 from .._rules import HistoryProblem, field, text_field
 from .._tool_shapes import reject_wrong_tool_shapes
+from .builtin import builtin_items
 from .history import (
     chained_history_problems,
     responses_history_problems,
@@ -94,6 +96,7 @@ class ResponsesCodec:
 
     api: Literal["responses"] = "responses"
     programmatic_calls = True
+    builtin_calls = True
 
     def handles(self, method: str, path: str) -> bool:
         return method == "POST" and path.endswith("/responses")
@@ -348,7 +351,7 @@ def _output_items(
         if program is not None and call.programmatic:
             item["caller"] = {"type": "program", "caller_id": program["call_id"]}
         items.append(item)
-    return items
+    return items + builtin_items(reply.builtin, tools, server)
 
 
 def _deferred(tools: list[Any]) -> dict[str, Any]:
@@ -483,7 +486,7 @@ def _item_events(index: int, item: dict[str, Any], emit: Any) -> None:
                 text=part["text"],
             )
             emit("response.reasoning_summary_part.done", **at, summary_index=number, part=part)
-    elif kind in ("program", "program_output"):  # no deltas: whole when added
+    elif kind in ("program", "program_output", *BUILTIN_TYPES):  # no deltas: whole when added
         emit("response.output_item.added", output_index=index, item=item)
     elif kind == "message":
         emit(
