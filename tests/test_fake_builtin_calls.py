@@ -12,14 +12,11 @@ import pytest
 from inline_snapshot import snapshot
 from openai.types.responses import (
     Response,
-    ResponseApplyPatchToolCall,
-    ResponseComputerToolCall,
-    ResponseFunctionShellToolCall,
     ResponseInputItemParam,
 )
-from openai.types.responses.response_output_item import LocalShellCall, McpApprovalRequest
 
 from tests.images import PNG
+from tests.test_responses_builtin import each_builtin_call
 from toolwire.core import (
     BaseFunctionToolModel,
     ImagePart,
@@ -27,7 +24,6 @@ from toolwire.core import (
     ToolGroup,
     apply_patch_call_output,
     assistant_messages,
-    builtin_calls,
     computer_call_output,
     local_shell_call_output,
     mcp_approval_response,
@@ -78,12 +74,7 @@ def _ask(client: openai.OpenAI, stream: bool, history: list[Any]) -> Response:
 
 
 def _answers(response: Response) -> list[ResponseInputItemParam]:
-    shell, local, patch, computer, approval = builtin_calls(response)
-    assert isinstance(shell, ResponseFunctionShellToolCall)
-    assert isinstance(local, LocalShellCall)
-    assert isinstance(patch, ResponseApplyPatchToolCall)
-    assert isinstance(computer, ResponseComputerToolCall)
-    assert isinstance(approval, McpApprovalRequest)
+    shell, local, patch, computer, approval = each_builtin_call(response)
     return [
         shell_call_output(shell, [ShellCommandOutput(stdout="a.py\n")]),
         local_shell_call_output(local, "a.py\n"),

@@ -97,13 +97,27 @@ RESPONSE = sdk_response(
 )
 
 
-def _answers() -> list[ResponseInputItemParam]:
-    shell, local, patch, computer, approval = builtin_calls(RESPONSE)
+def each_builtin_call(
+    response: object,
+) -> tuple[
+    ResponseFunctionShellToolCall,
+    LocalShellCall,
+    ResponseApplyPatchToolCall,
+    ResponseComputerToolCall,
+    McpApprovalRequest,
+]:
+    """A response's five built-in calls, one of each kind in this order, typed."""
+    shell, local, patch, computer, approval = builtin_calls(response)
     assert isinstance(shell, ResponseFunctionShellToolCall)
     assert isinstance(local, LocalShellCall)
     assert isinstance(patch, ResponseApplyPatchToolCall)
     assert isinstance(computer, ResponseComputerToolCall)
     assert isinstance(approval, McpApprovalRequest)
+    return shell, local, patch, computer, approval
+
+
+def _answers() -> list[ResponseInputItemParam]:
+    shell, local, patch, computer, approval = each_builtin_call(RESPONSE)
     return [
         shell_call_output(
             shell,
