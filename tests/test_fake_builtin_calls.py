@@ -8,11 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import openai
+import pydantic
 import pytest
 from inline_snapshot import snapshot
 from openai.types.responses import (
     Response,
     ResponseInputItemParam,
+    ResponseOutputItem,
 )
 
 from tests.images import PNG
@@ -67,10 +69,23 @@ PROMPT: list[Any] = [{"role": "user", "content": "clean up"}]
 
 
 def _ask(client: openai.OpenAI, stream: bool, history: list[Any]) -> Response:
+    """The response, its output items validated by the SDK's model (the client itself
+    does not validate): as the JSON body holds them, or as the stream's events built them."""
     if not stream:
-        return client.responses.create(model="gpt-test", input=history, tools=TOOLS)
+        raw = client.responses.with_raw_response.create(
+            model="gpt-test", input=history, tools=TOOLS
+        )
+        OUTPUT_ITEMS.validate_python(raw.http_response.json()["output"])
+        return raw.parse()
     with client.responses.stream(model="gpt-test", input=history, tools=TOOLS) as events:
-        return events.get_final_response()
+        response = events.get_final_response()
+    OUTPUT_ITEMS.validate_python(response.model_dump(mode="json", exclude_none=True)["output"])
+    return response
+
+
+OUTPUT_ITEMS: pydantic.TypeAdapter[list[ResponseOutputItem]] = pydantic.TypeAdapter(
+    list[ResponseOutputItem]
+)
 
 
 def _answers(response: Response) -> list[ResponseInputItemParam]:
