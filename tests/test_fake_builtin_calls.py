@@ -42,12 +42,7 @@ TOOLS: list[Any] = [
     {"type": "shell", "environment": {"type": "local"}},
     {"type": "local_shell"},
     {"type": "apply_patch"},
-    {
-        "type": "computer_use_preview",
-        "display_width": 1024,
-        "display_height": 768,
-        "environment": "linux",
-    },
+    {"type": "computer"},
     {
         "type": "mcp",
         "server_label": "github",
@@ -153,7 +148,7 @@ def test_a_call_without_its_tool_is_refused_saying_what_to_add() -> None:
             "{'message': 'toolwire fake: FakeBuiltinCall(\\'shell_call\\') needs the shell tool in the request\\'s tools: add {\"type\": \"shell\"}.', 'type': 'invalid_request_error', 'param': None, 'code': None}",
             "{'message': 'toolwire fake: FakeBuiltinCall(\\'local_shell_call\\') needs the local_shell tool in the request\\'s tools: add {\"type\": \"local_shell\"}.', 'type': 'invalid_request_error', 'param': None, 'code': None}",
             "{'message': 'toolwire fake: FakeBuiltinCall(\\'apply_patch_call\\') needs the apply_patch tool in the request\\'s tools: add {\"type\": \"apply_patch\"}.', 'type': 'invalid_request_error', 'param': None, 'code': None}",
-            "{'message': 'toolwire fake: FakeBuiltinCall(\\'computer_call\\') needs the computer_use_preview tool in the request\\'s tools: add {\"type\": \"computer_use_preview\", \"display_width\": ..., \"display_height\": ..., \"environment\": ...}.', 'type': 'invalid_request_error', 'param': None, 'code': None}",
+            "{'message': 'toolwire fake: FakeBuiltinCall(\\'computer_call\\') needs the computer tool in the request\\'s tools: add {\"type\": \"computer\"} (or the older {\"type\": \"computer_use_preview\", ...}).', 'type': 'invalid_request_error', 'param': None, 'code': None}",
             "{'message': 'toolwire fake: FakeBuiltinCall(\\'mcp_approval_request\\') asks to approve a call on MCP server \\'github\\', but the request offers no mcp tool of that server_label asking for approval: add {\"type\": \"mcp\", \"server_label\": \"github\", \"require_approval\": \"always\", ...} to the tools.', 'type': 'invalid_request_error', 'param': None, 'code': None}",
         ]
     )

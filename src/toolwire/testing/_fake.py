@@ -125,7 +125,7 @@ class FakeBuiltinCall:
     for an apply patch call, `{"server_label": ..., "name": ..., "arguments": "..."}` for
     an MCP approval request). The fake adds `id`, `call_id` (where the item has one) and
     `status`; the request must offer the matching tool (`shell`, `local_shell`,
-    `apply_patch`, `computer_use_preview`, or the `mcp` server of that label)."""
+    `apply_patch`, `computer` (or `computer_use_preview`), or the `mcp` server of that label)."""
 
     type: BuiltinCallType
     fields: Mapping[str, Any] = field(default_factory=dict[str, Any])

@@ -15,17 +15,16 @@ from .._fake import FakeBuiltinCall, FakeServer, RejectedRequest
 from .._rules import field
 
 _TOOL = {
-    "shell_call": ("shell", "sh", '{"type": "shell"}'),
-    "local_shell_call": ("local_shell", "lsh", '{"type": "local_shell"}'),
-    "apply_patch_call": ("apply_patch", "apc", '{"type": "apply_patch"}'),
+    "shell_call": (("shell",), "sh", '{"type": "shell"}'),
+    "local_shell_call": (("local_shell",), "lsh", '{"type": "local_shell"}'),
+    "apply_patch_call": (("apply_patch",), "apc", '{"type": "apply_patch"}'),
     "computer_call": (
-        "computer_use_preview",
+        ("computer", "computer_use_preview"),
         "cu",
-        '{"type": "computer_use_preview", "display_width": ..., "display_height": ..., '
-        '"environment": ...}',
+        '{"type": "computer"} (or the older {"type": "computer_use_preview", ...})',
     ),
 }
-"""Per call type: the tool the request must offer, the item id's prefix, the tool to add."""
+"""Per call type: the tool types that make it, the item id's prefix, the tool to add."""
 
 
 def builtin_items(
@@ -50,10 +49,10 @@ def _item(call: FakeBuiltinCall, tools: list[Any], server: FakeServer) -> dict[s
                 f'{json.dumps(label)}, "require_approval": "always", ...}} to the tools.'
             )
         return {"id": f"mcpr_fake{server.next_id()}", "type": call.type, **call.fields}
-    tool, prefix, example = _TOOL[call.type]
-    if not any(field(t, "type") == tool for t in tools):
+    kinds, prefix, example = _TOOL[call.type]
+    if not any(field(t, "type") in kinds for t in tools):
         raise RejectedRequest(
-            f"toolwire fake: FakeBuiltinCall({call.type!r}) needs the {tool} tool in the "
+            f"toolwire fake: FakeBuiltinCall({call.type!r}) needs the {kinds[0]} tool in the "
             f"request's tools: add {example}."
         )
     number = server.next_id()
