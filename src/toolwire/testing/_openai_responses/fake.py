@@ -431,7 +431,7 @@ def _response(
         "truncation": "disabled",
         "usage": {
             "input_tokens": 10,
-            "input_tokens_details": {"cached_tokens": 0},
+            "input_tokens_details": {"cache_write_tokens": 0, "cached_tokens": 0},
             "output_tokens": 10,
             "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": 20,
