@@ -29,9 +29,10 @@ from openai.types.responses import (
     ResponseStreamEvent,
 )
 
+from tests.test_fake_builtin_calls import CALLS as BUILTIN_CALLS
+from tests.test_fake_builtin_calls import TOOLS as BUILTIN_TOOLS
 from toolwire.testing import (
     FakeAnthropic,
-    FakeBuiltinCall,
     FakeCall,
     FakeGemini,
     FakeOpenAI,
@@ -199,27 +200,6 @@ def _responses_program(send: Send) -> None:
 WEATHER = _function("get_weather")
 RATE = _function("get_rate", defer_loading=True)
 STOCK = _function("get_stock", allowed_callers=["programmatic"])
-BUILTIN_TOOLS: list[Any] = [
-    {"type": "shell", "environment": {"type": "local"}},
-    {"type": "local_shell"},
-    {"type": "apply_patch"},
-    {"type": "computer"},
-    {
-        "type": "mcp",
-        "server_label": "gh",
-        "server_url": "https://mcp.example.invalid/",
-        "require_approval": "always",
-    },
-]
-BUILTIN_CALLS = (
-    FakeBuiltinCall("shell_call", {"action": {"commands": ["ls"]}}),
-    FakeBuiltinCall("local_shell_call", {"action": {"type": "exec", "command": ["ls"], "env": {}}}),
-    FakeBuiltinCall("apply_patch_call", {"operation": {"type": "delete_file", "path": "a.py"}}),
-    FakeBuiltinCall("computer_call", {"action": {"type": "screenshot"}}),
-    FakeBuiltinCall(
-        "mcp_approval_request", {"server_label": "gh", "name": "rm", "arguments": "{}"}
-    ),
-)
 RESPONSES_CASES = {
     "text": Case([FakeReply(text="Sunny.")], _responses([]), {"message"}),
     "thinking, text and calls": Case(
