@@ -123,6 +123,8 @@ class ResponsesAdapter:
         }
         if spec.defer_loading:
             definition["defer_loading"] = True
+        if spec.allowed_callers:
+            definition["allowed_callers"] = cast(Any, list(spec.allowed_callers))
         fmt = spec.format
         if fmt is not None:
             if fmt["type"] == "grammar":
