@@ -230,6 +230,21 @@ RESPONSES_CASES = {
         _responses([{"type": "tool_search"}, RATE]),
         {"tool_search_call", "tool_search_output", "function_call"},
     ),
+    "namespaced search and calls": Case(
+        [FakeReply(search=FakeSearch("rate"), calls=_calls("fx__get_rate", "fx__get_fee"))],
+        _responses(
+            [
+                {"type": "tool_search"},
+                {
+                    "type": "namespace",
+                    "name": "fx",
+                    "description": "Currencies.",
+                    "tools": [_function("get_fee"), RATE],
+                },
+            ]
+        ),
+        {"tool_search_call", "tool_search_output", "function_call"},
+    ),
     "client tool search": Case(
         [FakeReply(search=FakeSearch("rate"))],
         _responses([{"type": "tool_search", "execution": "client"}, RATE]),
