@@ -36,12 +36,13 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import call_text, check_tool_name, field, media_native_for_every_model
 from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, cache_control, media_rule, tool_result_block
+from .results import attachment_blocks, cache_control, media_rule, place, tool_result_block
 from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
@@ -184,9 +185,11 @@ class AnthropicAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[MessageParam]:
-        rule = media_rule(results)
+        has_parts = any_parts(results)  # text results (the common case) place no media
+        rule = media_rule(results) if has_parts else place
         content: list[Any] = [tool_result_block(result, media, rule) for result in results]
-        content += attachment_blocks(results, media, rule)  # after the results, which come first
+        if has_parts:
+            content += attachment_blocks(results, media, rule)  # after the results
         return [{"role": "user", "content": content}]
 
     native_result = staticmethod(tool_result_block)

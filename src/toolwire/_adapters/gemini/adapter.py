@@ -88,6 +88,7 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import NO_CALLERS, call_text, check_tool_name
@@ -248,7 +249,7 @@ class GeminiAdapter:
     ) -> list[Content]:
         parts = [function_response_part(result, media) for result in results]
         answer: Content = built("Content", role="user", parts=parts)
-        return [answer, *attachments(results, media)]
+        return [answer, *attachments(results, media)] if any_parts(results) else [answer]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""

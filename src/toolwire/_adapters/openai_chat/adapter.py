@@ -19,6 +19,7 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import NO_CALLERS, call_text, field, media_native_for_every_model
@@ -205,7 +206,8 @@ class ChatCompletionsAdapter:
             for answer in answers:
                 answer["tool_call_id"] = self.server.call_id(answer["tool_call_id"])
         messages: list[ChatCompletionMessageParam] = [*answers]
-        messages += attachments(results)  # tool messages take text only, whatever `media`
+        if any_parts(results):  # tool messages take text only, whatever `media`
+            messages += attachments(results)
         return messages
 
     native_result = staticmethod(tool_message)

@@ -48,6 +48,7 @@ from ..._class_reading import (
 from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
 from ..._mcp_approval import approval_call
+from ..._media import any_parts
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import (
     call_text,
@@ -207,7 +208,7 @@ class ResponsesAdapter:
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[ResponseInputItemParam]:
         items: list[ResponseInputItemParam] = [output_item(r, media) for r in results]
-        return items + attachments(results, media)
+        return items + attachments(results, media) if any_parts(results) else items
 
     native_result = staticmethod(output_item)
     """One result's answer, as every result's `output_item` property holds it."""
