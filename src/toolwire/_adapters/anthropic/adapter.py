@@ -154,7 +154,7 @@ class AnthropicAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if _is_sdk_message(type(sample)):
-            return ClassReading("anthropic", RESPONSE, _read_message)
+            return ClassReading("anthropic", RESPONSE, self.read_response, read_sdk_message)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -300,15 +300,6 @@ def _is_sdk_message(kind: type) -> bool:
     """Whether the SDK class `kind` is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
     names = mro_names(kind, "anthropic.types")
     return "Message" in names or "BetaMessage" in names
-
-
-def _read_message(
-    message: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK Message: in one pass, or by the general reader when it was
-    cut or a tool_use has no id."""
-    calls = read_sdk_message(message)
-    return calls if calls is not None else read_any_response(message)
 
 
 def read_sdk_message(message: Any) -> list[StandardToolCall] | None:

@@ -226,7 +226,7 @@ class GeminiAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if type(sample).__name__ == "GenerateContentResponse":
-            return ClassReading("gemini", RESPONSE, _read_response)
+            return ClassReading("gemini", RESPONSE, self.read_response, read_sdk_response)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -308,15 +308,6 @@ def _turn_of(response: object) -> _Turn:
     if isinstance(response, Mapping):
         return _turn_of_dict(cast("Mapping[str, Any]", response))
     raise wrong_object(response, "gemini", _EXPECTED)
-
-
-def _read_response(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK GenerateContentResponse: in one pass, or by the general
-    reader for what the one pass does not read."""
-    calls = read_sdk_response(response)
-    return calls if calls is not None else read_any_response(response)
 
 
 def read_any_response(response: object) -> list[StandardToolCall]:

@@ -160,7 +160,7 @@ class ChatCompletionsAdapter:
     def class_reading(self, sample: object) -> ClassReading:
         shape = ITEM if self.is_call_item(sample) else _sdk_shape(type(sample))
         if shape == RESPONSE:
-            return ClassReading(_API, shape, _read_completion)
+            return ClassReading(_API, shape, self.read_response, read_sdk_completion)
         return read_by_default(self, sample, shape)
 
     # -- history out ---------------------------------------------------------------
@@ -267,15 +267,6 @@ def read_any_response(response: object) -> list[StandardToolCall]:
         _read_call(item, index, response_id, cut, index == last)
         for index, item in enumerate(tool_calls)
     ]
-
-
-def _read_completion(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK ChatCompletion: in one pass, or by the general reader when
-    its turn was cut or has no message."""
-    calls = read_sdk_completion(response)
-    return calls if calls is not None else read_any_response(response)
 
 
 def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:

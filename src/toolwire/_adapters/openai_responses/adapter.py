@@ -182,7 +182,7 @@ class ResponsesAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if _is_sdk_response(type(sample)):
-            return ClassReading("responses", RESPONSE, _read_response)
+            return ClassReading("responses", RESPONSE, self.read_response, read_sdk_response)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -258,15 +258,6 @@ _EXPECTED = "a Responses response (a Response, its output items, or their dict f
 def _is_sdk_response(kind: type) -> bool:
     """Whether the SDK class `kind` is a `Response` (or `ParsedResponse`)."""
     return "Response" in mro_names(kind, "openai.types.responses")
-
-
-def _read_response(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK Response: in one pass, or by the general reader when it
-    stopped early or holds more than function calls, messages and reasoning."""
-    calls = read_sdk_response(response)
-    return calls if calls is not None else read_any_response(response, other_calls)
 
 
 def read_any_response(
