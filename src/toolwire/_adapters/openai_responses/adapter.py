@@ -54,6 +54,7 @@ from .._base import (
     call_text,
     field,
     media_native_for_every_model,
+    no_argument_fragments,
 )
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
@@ -218,7 +219,9 @@ class ResponsesAdapter:
 
     auto_media = staticmethod(media_native_for_every_model)
 
-    def stream_accumulator(self) -> ResponsesStreamAccumulator:
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> ResponsesStreamAccumulator:
+        if fold_partial_args:
+            raise no_argument_fragments(self.api)
         from .stream import ResponsesStreamAccumulator
 
         return ResponsesStreamAccumulator()
