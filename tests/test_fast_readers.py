@@ -57,11 +57,18 @@ def _general(api: Api, response: object) -> list[StandardToolCall] | str:
 
 
 def _entry(api: Api, response: object) -> list[StandardToolCall] | str:
-    """What the reader of the response's class reads (`class_reading`, remembered per
-    class): the fast reader, or the general one it falls back to."""
+    """What the readings of the response's class read (`class_reading`, remembered per
+    class): its one-pass reader, which is the API's fast reader, or the general reader
+    when that declines."""
     reading = adapter(api).class_reading(response)
     assert reading.shape == RESPONSE
-    return _calls_or_error(lambda obj: reading.read(obj, other_calls="raise"), response)
+    assert reading.one_pass is FAST[api]
+
+    def read(obj: object) -> list[StandardToolCall]:
+        calls = FAST[api](obj)
+        return calls if calls is not None else reading.read(obj, other_calls="raise")
+
+    return _calls_or_error(read, response)
 
 
 def _calls_or_error(

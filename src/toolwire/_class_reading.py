@@ -11,7 +11,7 @@ not load them to look a class up).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, Protocol
 
 from ._api import Api, sdk_api
@@ -27,6 +27,7 @@ __all__ = [
     "SDK_CLASSES",
     "CallReader",
     "ClassReading",
+    "OnePassReader",
     "Shape",
     "read_by_default",
     "sdk_class",
@@ -39,6 +40,12 @@ class CallReader(Protocol):
     def __call__(
         self, obj: object, /, *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]: ...
+
+
+OnePassReader = Callable[[Any], "list[StandardToolCall] | None"]
+"""Reads every call of a common object of one SDK class in one pass, or declines (None)
+what it does not read (a cut turn, a call without an id...): `ClassReading.read` reads
+that."""
 
 
 Shape = Literal["response", "message", "item", "other"]
@@ -55,11 +62,14 @@ OTHER: Shape = "other"
 
 class ClassReading(NamedTuple):
     """How to read objects of one SDK class, decided once per class by its API's adapter
-    (`Adapter.class_reading`): its API, what it is, and the reader of its calls."""
+    (`Adapter.class_reading`): its API, what it is, the reader of its calls, and (a
+    whole response's class) the one-pass reader `read_calls` tries first, so that the
+    common response is read by one function."""
 
     api: Api
     shape: Shape
     read: CallReader
+    one_pass: OnePassReader | None = None
 
 
 class _ReadsCalls(Protocol):

@@ -54,6 +54,7 @@ __all__ = [
     "MediaReport",
     "Placement",
     "Rule",
+    "any_parts",
     "attachments_intro",
     "attachments_line",
     "b64",
@@ -149,6 +150,16 @@ class MediaReport:
             )
             lines.append(f"- {shown} from {d.name} ({d.call_id}): {d.placement}{why}")
         return "\n".join(lines)
+
+
+def any_parts(results: Sequence[ToolCallResult[Any]]) -> bool:
+    """Whether any of `results` holds parts (images, files, tool references, search
+    results). Each adapter asks once per answer, so that an answer of text results (the
+    common case) renders without any media step."""
+    for result in results:  # noqa: SIM110 (a loop: `any` would start a generator per answer)
+        if result.result_parts:
+            return True
+    return False
 
 
 def media_parts(result: ToolCallResult[Any]) -> list[MediaPart]:

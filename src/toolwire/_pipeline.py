@@ -61,12 +61,16 @@ def prepare(
     """
     raw: Any = call.input
     # The common case first: a function call whose tool has a plan (see `_plan`), with
-    # JSON object text too short to break any limit, or dict arguments (Anthropic, Gemini).
+    # JSON object text within the limits (short text cannot break them: no scan), or
+    # dict arguments (Anthropic, Gemini). Text over a limit takes the general path,
+    # which says what is wrong with it in the order it always has.
     owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
     if owner is not tool:  # not planned yet, or a parent class's plan
         owner, validator, copies = make_plan(tool) or UNPLANNED
     if validator is not None and call.type == "function" and not call.truncated:
-        if type(raw) is str and len(raw) <= limits.always_within:
+        if type(raw) is str and (
+            len(raw) <= limits.always_within or check_text(raw, limits) is None
+        ):
             try:
                 return validator.validate_json(raw)
             except pydantic.ValidationError as error:

@@ -40,18 +40,23 @@ def read_calls(
             f"answer); got {other_calls!r}."
         )
     reading = SDK_CLASSES.get(type(calls))
-    if reading is not None and (api is None or api == reading.api):
-        return reading.read(calls, other_calls=other_calls)
-    if isinstance(calls, StandardToolCall):
-        return [calls]
-    if _is_sequence(calls):
-        first = next((i for i in calls if not isinstance(i, StandardToolCall)), None)
-        if first is None:
-            return list(calls)  # pyright: ignore[reportReturnType]
-        return adapter(api or _api_of(first)).read_items(calls, other_calls=other_calls)
-    if calls is None:
-        return []
-    return _reading(calls, api or api_of(calls)).read(calls, other_calls=other_calls)
+    if reading is None or (api is not None and api != reading.api):
+        if isinstance(calls, StandardToolCall):
+            return [calls]
+        if _is_sequence(calls):
+            first = next((i for i in calls if not isinstance(i, StandardToolCall)), None)
+            if first is None:
+                return list(calls)  # pyright: ignore[reportReturnType]
+            return adapter(api or _api_of(first)).read_items(calls, other_calls=other_calls)
+        if calls is None:
+            return []
+        reading = _reading(calls, api or api_of(calls))
+    one_pass = reading.one_pass  # a response's class: the common response in one pass
+    if one_pass is not None:
+        read = one_pass(calls)
+        if read is not None:
+            return read
+    return reading.read(calls, other_calls=other_calls)
 
 
 def read_call(call: object, *, api: Api | ChatServer | None = None) -> StandardToolCall:

@@ -36,6 +36,7 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
 from .._base import (
     call_text,
@@ -47,7 +48,7 @@ from .._base import (
 from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, cache_control, media_rule, tool_result_block
+from .results import attachment_blocks, cache_control, media_rule, place, tool_result_block
 from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
@@ -159,7 +160,7 @@ class AnthropicAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if _is_sdk_message(type(sample)):
-            return ClassReading("anthropic", RESPONSE, _read_message)
+            return ClassReading("anthropic", RESPONSE, self.read_response, read_sdk_message)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -190,9 +191,11 @@ class AnthropicAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[MessageParam]:
-        rule = media_rule(results)
+        has_parts = any_parts(results)  # text results (the common case) place no media
+        rule = media_rule(results) if has_parts else place
         content: list[Any] = [tool_result_block(result, media, rule) for result in results]
-        content += attachment_blocks(results, media, rule)  # after the results, which come first
+        if has_parts:
+            content += attachment_blocks(results, media, rule)  # after the results
         return [{"role": "user", "content": content}]
 
     native_result = staticmethod(tool_result_block)
@@ -305,15 +308,6 @@ def _is_sdk_message(kind: type) -> bool:
     """Whether the SDK class `kind` is a `Message` (or `BetaMessage`, `ParsedMessage`...)."""
     names = mro_names(kind, "anthropic.types")
     return "Message" in names or "BetaMessage" in names
-
-
-def _read_message(
-    message: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK Message: in one pass, or by the general reader when it was
-    cut or a tool_use has no id."""
-    calls = read_sdk_message(message)
-    return calls if calls is not None else read_any_response(message)
 
 
 def read_sdk_message(message: Any) -> list[StandardToolCall] | None:

@@ -189,13 +189,21 @@ def tool_result_block(
     its images and documents inside it (with `media="message"`, they follow the results
     in the same user message and this block's text says so), placed by `rule` (the
     `media_rule` of the answer it is part of; by default of `result` alone)."""
-    rule = rule or media_rule([result])
+    content: Any = result.result_content  # a text result's (the common case)
+    if result.result_parts:
+        content = laid_out(
+            result,
+            media,
+            rule or media_rule([result]),
+            _text_block,
+            media_block,
+            _reference_block,
+            _search_result_block,
+        )
     block: ToolResultBlockParam = {
         "type": "tool_result",
         "tool_use_id": result.call_id,
-        "content": laid_out(
-            result, media, rule, _text_block, media_block, _reference_block, _search_result_block
-        ),
+        "content": content,
     }
     if result.fail_reason is not None:
         block["is_error"] = True

@@ -95,6 +95,7 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import NO_CALLERS, call_text, check_tool_name
@@ -232,7 +233,7 @@ class GeminiAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if type(sample).__name__ == "GenerateContentResponse":
-            return ClassReading("gemini", RESPONSE, _read_response)
+            return ClassReading("gemini", RESPONSE, self.read_response, read_sdk_response)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -255,7 +256,7 @@ class GeminiAdapter:
     ) -> list[Content]:
         parts = [function_response_part(result, media) for result in results]
         answer: Content = built("Content", role="user", parts=parts)
-        return [answer, *attachments(results, media)]
+        return [answer, *attachments(results, media)] if any_parts(results) else [answer]
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""
@@ -314,15 +315,6 @@ def _turn_of(response: object) -> _Turn:
     if isinstance(response, Mapping):
         return _turn_of_dict(cast("Mapping[str, Any]", response))
     raise wrong_object(response, "gemini", _EXPECTED)
-
-
-def _read_response(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK GenerateContentResponse: in one pass, or by the general
-    reader for what the one pass does not read."""
-    calls = read_sdk_response(response)
-    return calls if calls is not None else read_any_response(response)
 
 
 def read_any_response(response: object) -> list[StandardToolCall]:

@@ -166,13 +166,16 @@ def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = 
     the text says so.
     """
     key = "output" if result.fail_reason is None else "error"
-    text, native = text_with_notes(result, media, place)
+    text, parts = result.result_content, None  # a text result's (the common case)
+    if result.result_parts:
+        text, native = text_with_notes(result, media, place)
+        parts = [_response_part(part) for part in native] or None
     response: FunctionResponse = built(
         "FunctionResponse",
         id=None if result.synthesized_id else result.call_id,
         name=result.name or NAMELESS_CALL_NAME,
         response={key: text},
-        parts=[_response_part(part) for part in native] or None,
+        parts=parts,
     )
     part: Part = built("Part", function_response=response)
     return part

@@ -19,6 +19,7 @@ from ..._class_reading import (
     read_by_default,
     sdk_class,
 )
+from ..._media import any_parts
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
 from .._base import (
@@ -165,7 +166,7 @@ class ChatCompletionsAdapter:
     def class_reading(self, sample: object) -> ClassReading:
         shape = ITEM if self.is_call_item(sample) else _sdk_shape(type(sample))
         if shape == RESPONSE:
-            return ClassReading(_API, shape, _read_completion)
+            return ClassReading(_API, shape, self.read_response, read_sdk_completion)
         return read_by_default(self, sample, shape)
 
     # -- history out ---------------------------------------------------------------
@@ -211,7 +212,8 @@ class ChatCompletionsAdapter:
             for answer in answers:
                 answer["tool_call_id"] = self.server.call_id(answer["tool_call_id"])
         messages: list[ChatCompletionMessageParam] = [*answers]
-        messages += attachments(results)  # tool messages take text only, whatever `media`
+        if any_parts(results):  # tool messages take text only, whatever `media`
+            messages += attachments(results)
         return messages
 
     native_result = staticmethod(tool_message)
@@ -273,15 +275,6 @@ def read_any_response(response: object) -> list[StandardToolCall]:
         _read_call(item, index, response_id, cut, index == last)
         for index, item in enumerate(tool_calls)
     ]
-
-
-def _read_completion(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK ChatCompletion: in one pass, or by the general reader when
-    its turn was cut or has no message."""
-    calls = read_sdk_completion(response)
-    return calls if calls is not None else read_any_response(response)
 
 
 def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:

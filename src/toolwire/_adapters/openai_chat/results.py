@@ -67,7 +67,9 @@ def tool_message(result: ToolCallResult[Any]) -> ChatCompletionToolMessageParam:
     """The tool message answering `result`'s call (the API has no error flag). Its images
     and files are not in it: `tool_result_messages` puts them in the user message after
     the turn's tool messages, and this message's text says so."""
-    content, _ = text_with_notes(result, "message", place)
+    content = result.result_content
+    if result.result_parts:
+        content = text_with_notes(result, "message", place)[0]
     return {"role": "tool", "tool_call_id": result.call_id, "content": content}
 
 

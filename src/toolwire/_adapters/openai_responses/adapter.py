@@ -48,6 +48,7 @@ from ..._class_reading import (
 from ..._definition import TOOL_SEARCH_NAME
 from ..._json import copy_json
 from ..._mcp_approval import approval_call
+from ..._media import any_parts
 from ...exceptions import ToolwireError, UnexpectedObjectError, UnhandledCallsError
 from .._base import (
     call_text,
@@ -184,7 +185,7 @@ class ResponsesAdapter:
         if self.is_call_item(sample):
             return read_by_default(self, sample, ITEM)
         if _is_sdk_response(type(sample)):
-            return ClassReading("responses", RESPONSE, _read_response)
+            return ClassReading("responses", RESPONSE, self.read_response, read_sdk_response)
         return read_by_default(self, sample, OTHER)
 
     # -- history out ---------------------------------------------------------------
@@ -210,7 +211,7 @@ class ResponsesAdapter:
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[ResponseInputItemParam]:
         items: list[ResponseInputItemParam] = [output_item(r, media) for r in results]
-        return items + attachments(results, media)
+        return items + attachments(results, media) if any_parts(results) else items
 
     native_result = staticmethod(output_item)
     """One result's answer, as every result's `output_item` property holds it."""
@@ -262,15 +263,6 @@ _EXPECTED = "a Responses response (a Response, its output items, or their dict f
 def _is_sdk_response(kind: type) -> bool:
     """Whether the SDK class `kind` is a `Response` (or `ParsedResponse`)."""
     return "Response" in mro_names(kind, "openai.types.responses")
-
-
-def _read_response(
-    response: object, /, *, other_calls: Literal["raise", "ignore"]
-) -> list[StandardToolCall]:
-    """The calls of an SDK Response: in one pass, or by the general reader when it
-    stopped early or holds more than function calls, messages and reasoning."""
-    calls = read_sdk_response(response)
-    return calls if calls is not None else read_any_response(response, other_calls)
 
 
 def read_any_response(

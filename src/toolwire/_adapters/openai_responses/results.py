@@ -80,7 +80,9 @@ def output_item(
         return cast(Any, search_output(result))
     if result.type == "mcp_approval":
         return cast(Any, approval_response(result))
-    output: Any = laid_out(result, media, place, _input_text, _input_part)
+    output: Any = result.result_content  # a text result's (the common case)
+    if result.result_parts:
+        output = laid_out(result, media, place, _input_text, _input_part)
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
     return {"type": "function_call_output", "call_id": result.call_id, "output": output}
