@@ -66,7 +66,7 @@ def eager_deltas(parts: list[str]) -> list[StringDelta | None]:
     return [preview.feed(part) for part in parts]
 
 
-@settings(max_examples=scaled(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=scaled(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     text=_texts(), cuts=CUTS, reads=st.lists(st.booleans(), min_size=1, max_size=10), data=st.data()
 )
