@@ -1,6 +1,8 @@
-"""Vertex AI's streamed function-call arguments (`FunctionCall.partial_args`): the same
-argument events and previews as the other APIs, one merged call in the final response,
-and a call cut before its last fragment refused, never run."""
+"""Vertex AI's streamed function-call arguments (`FunctionCall.partial_args`): refused by
+`ToolCallStream("gemini")` with an error naming both remedies; with
+`partial_args="fold"`, the same argument events and previews as the other APIs, one
+merged call in the final response, and a call cut before its last fragment refused,
+never run. Read directly (no stream), fragments are folded."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ import json
 from typing import Any
 
 import httpx2
+import pytest
 from google import genai
 from google.genai import types
 
@@ -16,6 +19,7 @@ from toolwire._adapters.gemini.partial_args import parse_json_path
 from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
+    ChatServer,
     StandardToolCall,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
@@ -27,6 +31,7 @@ from toolwire.core import (
     assistant_messages,
     tool_result_messages,
 )
+from toolwire.exceptions import ToolwireError
 from toolwire.testing import check_history
 
 SIGNATURE = base64.b64encode(b"sig-w").decode()
@@ -128,7 +133,7 @@ def parts_of(response: types.GenerateContentResponse) -> list[types.Part]:
 
 
 def feed_all(items: list[Any]) -> tuple[ToolCallStream[types.GenerateContentResponse], list[Any]]:
-    stream = ToolCallStream("gemini")
+    stream = ToolCallStream("gemini", partial_args="fold")
     return stream, [event for item in items for event in stream.feed(item)]
 
 
@@ -276,7 +281,7 @@ def test_a_real_client_streams_vertex_fragments_over_sse() -> None:
         httpx_client=httpx2.Client(transport=httpx2.MockTransport(reply)),
     )
     client = genai.Client(api_key="offline", vertexai=False, http_options=options)
-    stream = ToolCallStream("gemini")
+    stream = ToolCallStream("gemini", partial_args="fold")
     completed: list[StandardToolCall] = []
     for item in client.models.generate_content_stream(model="gemini-3-pro", contents="write"):
         completed += [e.call for e in stream.feed(item) if isinstance(e, ToolCallCompleted)]
@@ -284,3 +289,54 @@ def test_a_real_client_streams_vertex_fragments_over_sse() -> None:
         StandardToolCall("function", "toolwire_r-9_0", "write_file", ARGUMENTS, True)
     ]
     assert read_calls(stream.final_response()) == completed
+
+
+def test_the_default_stream_refuses_fragments_naming_both_remedies() -> None:
+    """Without `partial_args="fold"`, the first chunk of a call sent in fragments raises
+    a ToolwireError (SDK chunk or wire dict; `partial_args` or `will_continue` alone)
+    that says to turn argument streaming off or to fold, before any event of the call."""
+    named = VERTEX[1]
+    fragments_only = chunk({"functionCall": {"name": "w", "partialArgs": [fragment("$.a")]}})
+    for item in (named, types.GenerateContentResponse.model_validate(named), fragments_only):
+        stream = ToolCallStream("gemini")
+        assert [type(e) for e in stream.feed(VERTEX[0])] != []
+        with pytest.raises(ToolwireError) as refused:
+            stream.feed(item)
+        message = str(refused.value)
+        assert "stream_function_call_arguments=False" in message
+        assert "ToolCallStream('gemini', partial_args='fold')" in message
+        assert stream.completed_calls == []
+
+
+def test_the_option_is_checked() -> None:
+    """A value other than "refuse" or "fold" raises ValueError listing both; "fold" on an
+    API whose streams carry no fragments raises ValueError saying to leave it out, while
+    "refuse" is accepted everywhere (so one line can serve every API)."""
+    with pytest.raises(ValueError, match="partial_args must be 'refuse' or 'fold', not True"):
+        ToolCallStream("gemini", partial_args=True)  # type: ignore[call-overload]
+    for api in ("chat.completions", "responses", "anthropic", ChatServer.VLLM):
+        with pytest.raises(ValueError, match="Leave partial_args out"):
+            ToolCallStream(api, partial_args="fold")
+        assert ToolCallStream(api, partial_args="refuse").feed is not None
+
+
+def test_read_directly_fragments_are_folded_never_refused() -> None:
+    """A response built past the stream (chunks merged by hand) is read, not refused:
+    one call holding every fragment runs with the merged arguments, and the chunks'
+    parts merely concatenated get one result each, none run."""
+    pieces = [c["candidates"][0]["content"]["parts"][0] for c in VERTEX[1:]]
+    fragments = [f for p in pieces for f in p["functionCall"].get("partialArgs", [])]
+    merged = {"functionCall": {"name": "write_file", "partialArgs": fragments}}
+    ran: list[str] = []
+    [result] = GROUP.run_tool_calls(chunk(merged, finish="STOP"), ran)
+    assert (result.fail_reason, ran) == (None, ['# Title "x"\nbody'])
+    concatenated = chunk(*pieces, finish="STOP")
+    results = GROUP.run_tool_calls(concatenated, ran)
+    assert [(r.name, r.fail_reason) for r in results] == [
+        ("write_file", "truncated"),
+        ("", "truncated"),
+        ("", "truncated"),
+        ("", "truncated"),
+        ("", "invalid_name"),
+    ]
+    assert ran == ['# Title "x"\nbody']

@@ -131,6 +131,16 @@ def test_media_types_are_read_in_any_case_and_with_parameters() -> None:
             "which Python does not know: name the text's encoding as Python's codecs do "
             "('utf-8', 'iso-8859-1', 'windows-1252', 'shift_jis'...).",
         ),
+        *(
+            (
+                lambda codec=codec: FilePart(data=b"x", media_type=f"text/csv; charset={codec}"),
+                f"FilePart.media_type 'text/csv; charset={codec}' names the charset "
+                f"'{codec}', a Python codec that is no text encoding (it decodes no bytes "
+                "to text): name the text's encoding ('utf-8', 'iso-8859-1', "
+                "'windows-1252', 'shift_jis'...), or give the bytes it decodes to.",
+            )
+            for codec in ("base64", "rot13", "zlib", "undefined")
+        ),
     ],
 )
 def test_a_media_type_that_cannot_be_read_fails_when_the_part_is_made(

@@ -1,12 +1,16 @@
 """Results survive pickle (every protocol), `copy.copy` and `copy.deepcopy` whole: their
 fields and what they record beside them (`edit`, `cut`, `guardrail`, `repairs`,
 `retries_exhausted`, a refusal's origin), so a worker process or a loop resumed in
-another process reads the same result. `repr` and `==` show the fields only."""
+another process reads the same result. `repr` and `==` show the fields only.
+`dataclasses.replace` (and `copy.replace` on 3.13) keeps the records that still hold for
+the copy."""
 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import pickle
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -77,7 +81,7 @@ def results() -> list[ToolCallResult[int]]:
     return [*ran, *decided]
 
 
-def everything(result: ToolCallResult[Any]) -> object:
+def everything(result: ToolCallResult[Any]) -> tuple[object, ...]:
     """All a result holds: its fields (repr) and each record kept beside them."""
     return (
         repr(result),
@@ -132,3 +136,45 @@ def test_repr_and_equality_show_the_fields_only() -> None:
     bare = ToolCallSuccess(edited.call_id, edited.name, edited.result_content, edited.context)
     assert bare == edited and repr(bare) == repr(edited)
     assert (bare.edit, edited.edit is not None) == (None, True)
+
+
+KINDS = ["repaired", "exhausted", "cut", "guarded", "edited", "refused"]
+REPLACES: list[Callable[..., Any]] = [dataclasses.replace]
+if sys.version_info >= (3, 13):
+    REPLACES.append(copy.replace)  # pyright: ignore[reportAttributeAccessIssue, reportUnknownMemberType]
+
+
+@pytest.mark.parametrize("replace", REPLACES, ids=lambda f: f"{f.__module__}.replace")
+def test_replace_keeps_the_records_that_still_hold(replace: Callable[..., Any]) -> None:
+    """The records of what happened to the call (edit, guardrail, repairs, retry budget,
+    a refusal's origin) stay while the copy answers the same call id; `cut` (the full
+    content a budget cut) stays while the content is the same."""
+    made = results()
+    assert [r.call_id for r in made] == KINDS
+
+    def after(**changes: Any) -> list[object]:
+        return [everything(replace(r, **changes))[1:] for r in made]
+
+    records = [everything(r)[1:] for r in made]
+    assert after() == records
+    assert after(context=None, synthesized_id=True) == records
+    cut_dropped = [(e, None, *rest) for e, _, *rest in records]
+    assert after(result_content="[redacted]") == cut_dropped
+    assert [everything(replace(r, result_parts=()))[1:] for r in made[:2]] == records[:2]
+    no_call_records = [(None, cut, None, (), False, None) for _, cut, *_ in records]
+    assert after(call_id="another") == no_call_records
+    assert made[2].cut is not None and replace(made[2], name="Report").cut is made[2].cut
+
+
+def test_a_replaced_refusal_still_answers_its_place() -> None:
+    """`run_pending` tells a refusal from another answer to the same id by the place
+    it was made for: a copy with new text keeps that place."""
+    first, second = GROUP.prepare_tool_calls(
+        [call("same", '{"numbers": [1]}'), call("same", '{"numbers": [2]}')]
+    )
+    refusal = dataclasses.replace(first.refuse("No."), result_content="Not now.")
+    results = GROUP.run_pending([refusal, second], None)
+    assert [(r.call_id, r.result_content) for r in results] == [
+        ("same", "Not now."),
+        ("same", "secret 2"),
+    ]

@@ -117,6 +117,8 @@ if TYPE_CHECKING:
         contents.extend(tool_result_messages(group.run_tool_calls(response, 1), "gemini"))
         del config
         assert_type(ToolCallStream("gemini").final_response(), genai_types.GenerateContentResponse)
+        folding = ToolCallStream("gemini", partial_args="fold")
+        assert_type(folding.final_response(), genai_types.GenerateContentResponse)
 
     class AsyncWeather(aio.BaseFunctionToolModel[int, float]):
         city: str

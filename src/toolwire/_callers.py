@@ -14,12 +14,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal, get_args
 
-from .exceptions import ToolDefinitionError
+from .exceptions import ToolDefinitionError, UnsupportedToolError
 
 if TYPE_CHECKING:
     from ._schema import SchemaReport
 
-__all__ = ["ToolCallerKind", "ProgrammaticCaller", "allowed_callers_of", "with_callers_reported"]
+__all__ = [
+    "ToolCallerKind",
+    "ProgrammaticCaller",
+    "allowed_callers_of",
+    "custom_tool_callers",
+    "with_callers_reported",
+]
 
 ToolCallerKind = Literal[
     "direct",
@@ -105,7 +111,7 @@ def with_callers_reported(
             lossy=True,
         )
         return (), SchemaReport(report.api, report.strict, (*report.changes, change))
-    sent = tuple(dict.fromkeys(names[kind] for kind in callers))
+    sent = _sent(callers, names)
     changes = tuple(
         SchemaChange(
             "",
@@ -120,3 +126,30 @@ def with_callers_reported(
     if not changes:
         return sent, report
     return sent, SchemaReport(report.api, report.strict, (*report.changes, *changes))
+
+
+def custom_tool_callers(
+    cls: type, api: str, names: Mapping[ToolCallerKind, str]
+) -> tuple[str, ...]:
+    """A custom tool's `model_tool_allowed_callers` as `api` names them (`names`: its
+    `Adapter.caller_names`), for its definition. A custom tool has no schema report to
+    say a caller was left out, so an API without programmatic tool calling refuses
+    them: the model would call the tool directly, against the class's word."""
+    callers = allowed_callers_of(cls)
+    if not callers:
+        return ()
+    if not names:
+        raise UnsupportedToolError(
+            f"{cls.__name__}.model_tool_allowed_callers is {list(callers)}, but {api} has no "
+            "programmatic tool calling: its custom tool definitions take no allowed_callers. "
+            "Offer the tool on OpenAI Responses, or set model_tool_allowed_callers = None "
+            "(the model calls it directly) to offer it here."
+        )
+    return _sent(callers, names)
+
+
+def _sent(
+    callers: tuple[ToolCallerKind, ...], names: Mapping[ToolCallerKind, str]
+) -> tuple[str, ...]:
+    """`callers` as an API names them (`names`), each once, in order."""
+    return tuple(dict.fromkeys(names[kind] for kind in callers))

@@ -228,6 +228,9 @@ class CustomToolSpec:
     """Its name inside its namespace (the same as `name` without one)."""
     defer_loading: bool = False
     """Whether the tool is found through tool search instead of offered up front."""
+    allowed_callers: tuple[str, ...] = ()
+    """Who may call the tool (programmatic tool calling), as the API names each caller;
+    empty: the API's default."""
 
     def __post_init__(self) -> None:
         if not self.local_name:

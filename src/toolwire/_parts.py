@@ -380,9 +380,29 @@ def _normalize_type(part: ImagePart | FilePart) -> None:
                 "does not know: name the text's encoding as Python's codecs do ('utf-8', "
                 "'iso-8859-1', 'windows-1252', 'shift_jis'...)."
             ) from None
+        if not _decodes_text(charset):
+            raise MediaError(
+                f"{kind}.media_type {given!r} names the charset {charset!r}, a Python codec "
+                "that is no text encoding (it decodes no bytes to text): name the text's "
+                "encoding ('utf-8', 'iso-8859-1', 'windows-1252', 'shift_jis'...), or give "
+                "the bytes it decodes to."
+            )
         normalized = f"{essence}; charset={charset}"
     if normalized != given:
         object.__setattr__(part, "media_type", normalized)
+
+
+def _decodes_text(charset: str) -> bool:
+    """Whether a codec Python knows decodes bytes to text: not a bytes-to-bytes or
+    text-to-text codec (`base64`, `zlib`, `rot13`: `bytes.decode` refuses them with
+    `LookupError`), nor `undefined`, which refuses every input."""
+    try:
+        b"a".decode(charset)
+    except UnicodeDecodeError:
+        return True  # a text encoding that needs more bytes (UTF-16, UTF-32)
+    except (LookupError, UnicodeError):
+        return False
+    return True
 
 
 def _charset_param(params: Sequence[str]) -> str | None:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import InitVar, dataclass, field
 from functools import cache
 from typing import TYPE_CHECKING, Any, Generic, Literal, NamedTuple, overload
 
@@ -106,6 +106,26 @@ def _slot_names(cls: type) -> tuple[str, ...]:
     return tuple(name for klass in cls.__mro__ for name in klass.__dict__.get("__slots__", ()))
 
 
+class _ReplacedFrom:
+    """The channel `dataclasses.replace` (and 3.13's `copy.replace`) carries a result's
+    records through.
+
+    `replace(result, **changes)` builds the copy as `type(result)(**changes)`, adding for
+    every init field it was not given the value read from `result`, InitVars with a
+    default included. Each result class declares one keyword-only InitVar,
+    `_replaced_from`, whose class attribute is this descriptor: read on a result it gives
+    the result itself, so the copy's `__init__` receives its source and keeps the records
+    that still hold (`_carry_records`). Built any other way, a result gets None and pays
+    one `is None` test.
+    """
+
+    def __get__(self, result: object, owner: type | None = None) -> object:
+        return result
+
+
+_REPLACED_FROM: Any = _ReplacedFrom()
+
+
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
@@ -114,7 +134,8 @@ class _ResultBase:
     def __getstate__(self) -> dict[str, Any]:
         """Every slot that is set: the fields, and the records kept beside them (`edit`,
         `cut`, `guardrail`, `repairs`, `retries_exhausted`, a refusal's origin), so that
-        pickle (at any protocol), `copy.copy` and `copy.deepcopy` keep them all."""
+        pickle (at any protocol), `copy.copy` and `copy.deepcopy` keep them all
+        (`dataclasses.replace` keeps those that still hold: see `_carry_records`)."""
         return {
             name: getattr(self, name) for name in _slot_names(type(self)) if hasattr(self, name)
         }
@@ -233,7 +254,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
 
     Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
     `repr` and `==` show the fields above; `edit`, `cut`, `guardrail`, `repairs` and
-    `retries_exhausted` are kept beside them, and pickle and copies keep them too.
+    `retries_exhausted` are kept beside them, and pickle and copies keep them too
+    (`dataclasses.replace` keeps those still true of the copy: see `_carry_records`).
     """
 
     call_id: str
@@ -245,6 +267,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
     fail_reason: None = None
     exception: None = None
     result_parts: tuple[ResultPart, ...] = ()
+    if not TYPE_CHECKING:  # not a field: the source of a `dataclasses.replace` copy
+        _replaced_from: InitVar[object] = field(default=_REPLACED_FROM, kw_only=True)
 
     @overload
     def __init__(
@@ -282,6 +306,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         fail_reason: None = None,
         exception: None = None,
         result_parts: tuple[ResultPart, ...] = (),
+        *,
+        _replaced_from: ToolCallResult[Any] | None = None,
     ) -> None:
         self.call_id = call_id
         self.name = name
@@ -292,6 +318,8 @@ class ToolCallSuccess(_ResultBase, Generic[T]):
         self.fail_reason = fail_reason
         self.exception = exception
         self.result_parts = result_parts
+        if _replaced_from is not None:
+            _carry_records(_replaced_from, self)
 
 
 @dataclass(slots=True, init=False)
@@ -310,7 +338,8 @@ class ToolCallFailure(_ResultBase):
 
     Built by hand, it also takes toolcall's keyword form, without `name` (it stays "").
     `repr` and `==` show the fields above; `edit`, `cut`, `guardrail`, `repairs` and
-    `retries_exhausted` are kept beside them, and pickle and copies keep them too.
+    `retries_exhausted` are kept beside them, and pickle and copies keep them too
+    (`dataclasses.replace` keeps those still true of the copy: see `_carry_records`).
     """
 
     call_id: str
@@ -323,6 +352,8 @@ class ToolCallFailure(_ResultBase):
     context: None = None
     result_parts: tuple[()] = ()
     """Always empty: a failure is text the model reads."""
+    if not TYPE_CHECKING:  # not a field: the source of a `dataclasses.replace` copy
+        _replaced_from: InitVar[object] = field(default=_REPLACED_FROM, kw_only=True)
 
     @overload
     def __init__(
@@ -360,6 +391,8 @@ class ToolCallFailure(_ResultBase):
         synthesized_id: bool = False,
         context: None = None,
         result_parts: tuple[()] = (),
+        *,
+        _replaced_from: ToolCallResult[Any] | None = None,
     ) -> None:
         self.call_id = call_id
         self.name = name
@@ -370,6 +403,8 @@ class ToolCallFailure(_ResultBase):
         self.synthesized_id = synthesized_id
         self.context = context
         self.result_parts = result_parts
+        if _replaced_from is not None:
+            _carry_records(_replaced_from, self)
 
     @classmethod
     def for_call(
@@ -403,3 +438,28 @@ ToolCallResult = TypeAliasType(
     "ToolCallResult", ToolCallSuccess[T] | ToolCallFailure, type_params=(T,)
 )
 """The result of one call: check `result.fail_reason is None` to narrow to success."""
+
+_CALL_RECORDS = ("_edit", "_guardrail", "_pending_origin", "_repairs", "_retries_exhausted")
+"""Records of what happened to the call a result answers: how a person edited its
+arguments, what a guardrail hook did (and what the handler made), the refusal's place in
+its response, how argument repair fixed its arguments, that it spent its tool's retry
+budget. Still true of a copy answering the same call (the same `call_id`), whatever else
+changed; a copy with another `call_id` answers another call, and keeps none of them."""
+
+_CONTENT_RECORDS = ("_cut",)
+"""Records of how the content the model reads was made (`cut`: the full content a
+`ResultBudget` cut it from). True only of a copy with the same `result_content` and
+`result_parts`."""
+
+
+def _carry_records(source: ToolCallResult[Any], copy: ToolCallResult[Any]) -> None:
+    """Give `copy`, made by `dataclasses.replace(source, ...)`, the records of `source`
+    that still hold for it (see `_CALL_RECORDS` and `_CONTENT_RECORDS`)."""
+    kept: tuple[str, ...] = ()
+    if copy.call_id == source.call_id:
+        kept += _CALL_RECORDS
+    if copy.result_content == source.result_content and copy.result_parts == source.result_parts:
+        kept += _CONTENT_RECORDS
+    for name in kept:
+        if hasattr(source, name):
+            object.__setattr__(copy, name, getattr(source, name))

@@ -41,6 +41,14 @@ class ToolCallStream(Generic[R]):
     Feeding is synchronous and linear in the input, so it works in sync and async
     loops alike. A call is reported complete only when toolwire would run it; a call
     cut off by a length limit is reported as `ToolCallTruncated`.
+
+    `partial_args` (Gemini only) says what to do with Vertex AI's argument streaming
+    (`FunctionCallingConfig(stream_function_call_arguments=True)`, calls sent as
+    `FunctionCall.partial_args` fragments over several chunks): `"refuse"` (the
+    default) raises `ToolwireError` on the first such chunk, saying to turn the setting
+    off or to fold; `"fold"` turns the fragments into `ToolCallArgumentsDelta`s with
+    previews, as on the other APIs, and `final_response()` holds one merged call. Any
+    other value, or `"fold"` on another API, raises `ValueError`.
     """
 
     @overload
@@ -52,12 +60,32 @@ class ToolCallStream(Generic[R]):
     @overload
     def __init__(self: ToolCallStream[Message], api: Literal["anthropic"]) -> None: ...
     @overload
-    def __init__(self: ToolCallStream[GenerateContentResponse], api: Literal["gemini"]) -> None: ...
+    def __init__(
+        self: ToolCallStream[GenerateContentResponse],
+        api: Literal["gemini"],
+        *,
+        partial_args: Literal["refuse", "fold"] = "refuse",
+    ) -> None: ...
     @overload
-    def __init__(self: ToolCallStream[Any], api: Api | ChatServer) -> None: ...
-    def __init__(self, api: Api | ChatServer) -> None:
+    def __init__(
+        self: ToolCallStream[Any],
+        api: Api | ChatServer,
+        *,
+        partial_args: Literal["refuse", "fold"] = "refuse",
+    ) -> None: ...
+    def __init__(
+        self, api: Api | ChatServer, *, partial_args: Literal["refuse", "fold"] = "refuse"
+    ) -> None:
         self.api: Api = check_api(api)
-        self._accumulator: StreamAccumulator = adapter(api).stream_accumulator()
+        if partial_args != "refuse" and partial_args != "fold":
+            raise ValueError(
+                f"partial_args must be 'refuse' or 'fold', not {partial_args!r}: 'fold' folds "
+                "Vertex AI's streamed argument fragments into one call, 'refuse' (the "
+                "default) raises on them."
+            )
+        self._accumulator: StreamAccumulator = adapter(api).stream_accumulator(
+            fold_partial_args=partial_args == "fold"
+        )
         # `feed` runs once per streamed chunk, so the instance holds the accumulator's
         # own bound method: one call layer less (the method below documents it).
         self.feed = self._accumulator.feed

@@ -8,6 +8,7 @@ bases, not subclasses of each other.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import inspect
 import json
 import sys
@@ -25,7 +26,7 @@ from pydantic_core import core_schema
 from ._api import Api, adapter, check_api
 from ._batch import timeout_problem
 from ._budget import check_tool_budget
-from ._callers import ToolCallerKind
+from ._callers import ToolCallerKind, custom_tool_callers
 from ._definition import CustomToolFormat, CustomToolSpec, FunctionToolSpec, ToolNamespace
 from ._docstrings import describe_fields
 from ._json import copy_json
@@ -121,6 +122,19 @@ class ToolModel(pydantic.BaseModel):
     """Class config: how many failed calls in a row the model may retry before a
     `RetryBudget` tells it to stop calling this tool; None: the budget's `max_retries`."""
 
+    model_tool_allowed_callers: ClassVar[Sequence[ToolCallerKind] | None] = None
+    """Class config: who may call this tool (programmatic tool calling), e.g.
+    `["programmatic"]`: the program the model runs calls it (each such call's
+    `StandardToolCall.caller` says so); add "direct" to let the model call it itself
+    too. None: the API's default (the model calls it directly). "programmatic" is sent
+    as OpenAI Responses' "programmatic" and as Anthropic's `code_execution_20250825`
+    (name another code execution version to use that one; Responses sends any version
+    as "programmatic"); a function tool's schema report says where a caller is sent
+    under another name. For a function tool, Chat Completions and Gemini leave it out,
+    and the report says so; a custom tool takes it on Responses only (Chat Completions'
+    custom tools have no `allowed_callers`: its definition there raises
+    `UnsupportedToolError`)."""
+
     model_tool_namespace: ClassVar[ToolNamespace | None] = None
     """Class config: the `ToolNamespace` this tool belongs to. Its name is then the
     namespace's and its own joined by `__` (`crm__get_customer`) everywhere but inside
@@ -153,6 +167,10 @@ class ToolModel(pydantic.BaseModel):
             )
         if getattr(cls, "_toolwire_namespace", None) == "aio":
             _refuse_plain_handler(cls)
+        if cls.model_tool_allowed_callers is not None:
+            from ._callers import allowed_callers_of
+
+            allowed_callers_of(cls)  # an unknown caller raises now
         if (
             getattr(cls, "_toolwire_namespace", None) == "core"
             and getattr(cls, "model_tool_timeout", None) is not None
@@ -401,16 +419,6 @@ class FunctionToolModel(ToolModel):
     cut by `max_tokens` may then end in partial JSON: that call is answered "truncated"
     and never runs."""
 
-    model_tool_allowed_callers: ClassVar[Sequence[ToolCallerKind] | None] = None
-    """Class config: who may call this tool (programmatic tool calling), e.g.
-    `["programmatic"]`: the program the model runs calls it (each such call's
-    `StandardToolCall.caller` says so); add "direct" to let the model call it itself
-    too. None: the API's default (the model calls it directly). "programmatic" is sent
-    as OpenAI Responses' "programmatic" and as Anthropic's `code_execution_20250825`
-    (name another code execution version to use that one; Responses sends any version
-    as "programmatic"); the schema report says where a caller is sent under another
-    name. Chat Completions and Gemini leave it out, and the report says so."""
-
     @classmethod
     def model_tool_input_examples(cls) -> Sequence[Self]:
         """Override to show the model well-formed calls: return instances of the class,
@@ -429,10 +437,6 @@ class FunctionToolModel(ToolModel):
             from ._examples import example_arguments
 
             example_arguments(cls)  # invalid examples raise now, not at the first request
-        if cls.model_tool_allowed_callers is not None:
-            from ._callers import allowed_callers_of
-
-            allowed_callers_of(cls)  # an unknown caller raises now
 
     @classmethod
     def __get_pydantic_core_schema__(
@@ -630,7 +634,11 @@ class CustomToolModel(ToolModel):
             local_name=cls._local_name(),
             defer_loading=cls._deferred(),
         )
-        return bound.custom_definition(spec)
+        definition = bound.custom_definition(spec)  # an API without custom tools raises
+        if cls.model_tool_allowed_callers is None:
+            return definition
+        callers = custom_tool_callers(cls, bound.api, bound.caller_names)
+        return bound.custom_definition(dataclasses.replace(spec, allowed_callers=callers))
 
     @classmethod
     def model_tool_standard_definition(cls) -> StandardCustomToolDefinition:

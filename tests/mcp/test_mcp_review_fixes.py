@@ -213,10 +213,12 @@ FILES = {
     "latin1.csv": ("text/csv", "name;city\nJosé;Zürich\n".encode("latin-1")),
     "log.txt": ("text/plain", "naïve café\n".encode("utf-16")),
     "wide.txt": ("text/plain; charset=utf-16le", "ab".encode("utf-16-le")),
+    "cut.md": ("text/markdown; charset=UTF-8", "# Café".encode()[:-1]),
 }
-"""Text files a served tool returns: UTF-8, Latin-1, UTF-16 with its BOM, and UTF-16
+"""Text files a served tool returns: UTF-8, Latin-1, UTF-16 with its BOM, UTF-16
 without one, whose bytes happen to be valid UTF-8 but whose media type names its
-charset."""
+charset, and UTF-8 cut inside its last character, whose bytes are not the charset its
+media type names."""
 
 FILE_SERVER = textwrap.dedent(
     f"""
@@ -243,7 +245,9 @@ def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
     """A UTF-8 text file goes as a text resource, and so does one whose media type names
     its charset (decoded with it, issue 24 item 7); a file in another encoding that names
     none goes as a blob, byte for byte, where it used to be decoded with replacement
-    characters."""
+    characters; so does one whose bytes are not in the charset it names, with that
+    media type (MCP sets `text` only for content that is text; the client holds every
+    byte and the label it was given)."""
 
     async def body() -> Any:
         async with Client(python_server(FILE_SERVER)) as client:
@@ -284,6 +288,14 @@ def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
                     "text": "ab",
                 },
             },
+            {
+                "type": "resource",
+                "resource": {
+                    "uri": "toolwire://result/cut.md",
+                    "mime_type": "text/markdown; charset=utf-8",
+                    "blob": "IyBDYWbD",
+                },
+            },
         ]
     )
     sent = [
@@ -292,4 +304,4 @@ def test_served_text_files_that_are_not_utf8_keep_their_bytes() -> None:
         if isinstance(block, types.EmbeddedResource)
         and isinstance(block.resource, types.BlobResourceContents)
     ]
-    assert sent == [data for _, data in list(FILES.values())[1:3]]
+    assert sent == [FILES[name][1] for name in ("latin1.csv", "log.txt", "cut.md")]

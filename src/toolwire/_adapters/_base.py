@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
-from .._api import Api
+from .._api import API_ENTRIES, Api
 from ..exceptions import ToolDefinitionError, ToolwireError
 
 if TYPE_CHECKING:
@@ -35,6 +35,7 @@ __all__ = [
     "check_tool_name",
     "field",
     "media_native_for_every_model",
+    "no_argument_fragments",
 ]
 
 
@@ -146,7 +147,12 @@ class Adapter(Protocol):
         ...
 
     def turn_status(self, response: object) -> TurnStatus: ...
-    def stream_accumulator(self) -> StreamAccumulator: ...
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> StreamAccumulator:
+        """A new accumulator for one streamed turn. `fold_partial_args`: fold a call's
+        arguments streamed as JSON-path fragments (Vertex AI's `partial_args`) instead of
+        refusing them; an API whose streams never carry them raises
+        `no_argument_fragments`."""
+        ...
 
 
 def media_native_for_every_model(model: str | None) -> ChosenPlacement:
@@ -154,6 +160,17 @@ def media_native_for_every_model(model: str | None) -> ChosenPlacement:
     take them: `media="auto"` is "native" there, whatever the model."""
     del model
     return "native"
+
+
+def no_argument_fragments(api: Api) -> ValueError:
+    """The error for `ToolCallStream(api, partial_args="fold")` on an API whose streams
+    never carry argument fragments."""
+    title = API_ENTRIES[api].title
+    return ValueError(
+        f"partial_args='fold' folds Vertex AI's argument fragments (FunctionCall.partial_args), "
+        f"which {title} streams never carry: {title} streams a call's arguments as JSON text, "
+        f"which ToolCallStream({api!r}) always reads. Leave partial_args out."
+    )
 
 
 class StreamAccumulator(Protocol):

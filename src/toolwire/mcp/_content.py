@@ -230,8 +230,10 @@ def mcp_content(parts: Sequence[ResultPart], text: str) -> list[types.ContentBlo
     """A toolwire result as MCP content: text, images, audio and files as the blocks MCP
     clients render (`text` when the handler returned plain text). An image goes as the
     type its bytes are (bytes that are no image as a note); a `text/*` file as a text
-    resource when its bytes are UTF-8 (and its media type names no other charset), else
-    as a blob resource, byte for byte."""
+    resource when its bytes are text in the charset its media type names (UTF-8 when it
+    names none; `inline` has made a named charset's text UTF-8), else as a blob resource,
+    byte for byte, with its media type: MCP's `text` is only for content that is text,
+    and text with replacement characters would hide from the client that bytes were lost."""
     if not parts:
         return [types.TextContent(text=text)]
     return [_block(part, index) for index, part in enumerate(parts)]

@@ -37,7 +37,13 @@ from ..._class_reading import (
     sdk_class,
 )
 from ...exceptions import SchemaError, ToolwireError, UnsupportedToolError
-from .._base import call_text, check_tool_name, field, media_native_for_every_model
+from .._base import (
+    call_text,
+    check_tool_name,
+    field,
+    media_native_for_every_model,
+    no_argument_fragments,
+)
 from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
@@ -202,7 +208,9 @@ class AnthropicAdapter:
         blocks, _, stop_reason = _message_of(response)
         return status_of(stop_reason, any(field(b, "type") == "tool_use" for b in blocks))
 
-    def stream_accumulator(self) -> AnthropicStreamAccumulator:
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> AnthropicStreamAccumulator:
+        if fold_partial_args:
+            raise no_argument_fragments(self.api)
         from .stream import AnthropicStreamAccumulator
 
         return AnthropicStreamAccumulator()

@@ -45,11 +45,18 @@ requires a name on every function response; the model's turn is replayed unchang
 Streaming arguments: the Gemini API streams whole calls (one chunk holds a
 call's complete `args`). Vertex AI's argument streaming (`partial_args` /
 `will_continue` on a `FunctionCall`, enabled by
-`FunctionCallingConfig(stream_function_call_arguments=True)`) is folded by
-`ToolCallStream` into one merged call (see `partial_args.py`). Read directly, a
-`FunctionCall` with `partial_args` has them folded into its arguments, and one with
-`will_continue=True` was cut before its last fragment: it is a truncated call,
-answered "truncated" and never run.
+`FunctionCallingConfig(stream_function_call_arguments=True)`) is refused by
+`ToolCallStream("gemini")` with a `ToolwireError` naming both ways out (turn it off, or
+`partial_args="fold"`); with `partial_args="fold"` the stream folds the fragments into
+one merged call (see `partial_args.py`).
+
+Read directly, a `FunctionCall` with `partial_args` has them folded into its arguments,
+and one with `will_continue=True` was cut before its last fragment: it is a truncated
+call, answered "truncated" and never run. The readers fold rather than refuse: the
+place to choose is the stream, where the setting shows first; a response holding
+fragments was built past it (by a folding stream, whose cut or unreadable calls keep
+their marks, or by merging chunks by hand), and every call in it still gets exactly one
+result, never an exception that loses the turn.
 
 Turn status (`turn_status(response, "gemini")`), first match wins:
 
@@ -263,10 +270,10 @@ class GeminiAdapter:
         has_calls = any(_function_call_of(part) is not None for part in _parts_of(turn.content))
         return status_of(turn.finish_reason, has_calls, turn.block_reason, turn.has_candidate)
 
-    def stream_accumulator(self) -> GeminiStreamAccumulator:
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> GeminiStreamAccumulator:
         from .stream import GeminiStreamAccumulator
 
-        return GeminiStreamAccumulator()
+        return GeminiStreamAccumulator(fold_partial_args=fold_partial_args)
 
 
 class _Turn(NamedTuple):

@@ -17,7 +17,9 @@ is our own, linear in the input:
 Events: a function call is complete on arrival, so `ToolCallStarted` and
 `ToolCallCompleted` come together (no argument deltas; `provider_index` is the
 part's position in the final content). A call Vertex AI streams in fragments
-(`partial_args`, see `partial_args.py`) gives `ToolCallStarted` on its first part,
+(`partial_args`, see `partial_args.py`) raises `ToolwireError` (`argument_streaming_error`)
+unless the stream was made with `partial_args="fold"`; folded, it gives
+`ToolCallStarted` on its first part,
 a `ToolCallArgumentsDelta` per fragment (JSON text, with previews and string
 deltas as on the other APIs), and `ToolCallCompleted` on its last part; in the
 final content it is one part holding the merged call (`args`, the first part's
@@ -42,7 +44,7 @@ from ..._json import copy_json
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
-from ...exceptions import StreamIncompleteError
+from ...exceptions import StreamIncompleteError, ToolwireError
 from .partial_args import REWRITE, ArgumentsFold, UnreadablePath, unreadable_arguments
 from .turn import enum_text, status_of
 
@@ -50,7 +52,7 @@ if TYPE_CHECKING:
     from google.genai.types import Candidate, GenerateContentResponse, Part
 
 
-__all__ = ["GeminiStreamAccumulator"]
+__all__ = ["GeminiStreamAccumulator", "argument_streaming_error"]
 
 _PLAIN_TEXT_FIELDS = frozenset({"text", "thought", "thought_signature"})
 
@@ -81,9 +83,11 @@ class _StreamedCall:
 
 
 class GeminiStreamAccumulator(TrackedStream):
-    """Folds one streamed Gemini turn (candidate 0; ask for one candidate when streaming)."""
+    """Folds one streamed Gemini turn (candidate 0; ask for one candidate when streaming).
+    Vertex AI's argument fragments are folded when `fold_partial_args`, else refused."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, fold_partial_args: bool = False) -> None:
+        self._fold_partial_args = fold_partial_args
         self._tracker = CallTracker()
         self._entries: list[_TextRun | Part | _StreamedCall] = []
         self._streamed: _StreamedCall | None = None
@@ -173,6 +177,8 @@ class GeminiStreamAccumulator(TrackedStream):
                 return
             self._end_streamed(streamed, events, cut=True)  # a new call began: cut it
         if call.partial_args or call.will_continue:
+            if not self._fold_partial_args:
+                raise argument_streaming_error(call.name)
             self._start_streamed(part, call, events)
             return
         self._ids_fixed = True  # ids made so far used this response id: keep it
@@ -291,6 +297,20 @@ class GeminiStreamAccumulator(TrackedStream):
         if self._usage is not None:
             fields["usage_metadata"] = self._usage
         return fields
+
+
+def argument_streaming_error(name: object) -> ToolwireError:
+    """The error for a Vertex AI argument-streaming fragment (`partial_args`) met by a
+    stream that does not fold them."""
+    return ToolwireError(
+        f"The function call {name!r} arrived as argument fragments (FunctionCall.partial_args "
+        "or will_continue), which only Vertex AI sends when "
+        "FunctionCallingConfig(stream_function_call_arguments=True). ToolCallStream('gemini') "
+        "refuses them unless asked: either set stream_function_call_arguments=False (or leave "
+        "it unset), so each call arrives complete in one chunk, or make the stream with "
+        "ToolCallStream('gemini', partial_args='fold') to get the fragments as argument "
+        "deltas and one merged call in final_response()."
+    )
 
 
 def _final_part(entry: _TextRun | Part | _StreamedCall) -> Part:

@@ -21,7 +21,13 @@ from ..._class_reading import (
 )
 from ..._references import loaded_names
 from ...exceptions import ToolwireError, UnexpectedObjectError
-from .._base import NO_CALLERS, call_text, field, media_native_for_every_model
+from .._base import (
+    NO_CALLERS,
+    call_text,
+    field,
+    media_native_for_every_model,
+    no_argument_fragments,
+)
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
 from .fragments import arguments_text
@@ -216,7 +222,9 @@ class ChatCompletionsAdapter:
 
     auto_media = staticmethod(media_native_for_every_model)
 
-    def stream_accumulator(self) -> ChatStreamAccumulator:
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> ChatStreamAccumulator:
+        if fold_partial_args:
+            raise no_argument_fragments(self.api)
         from .stream import ChatStreamAccumulator
 
         return ChatStreamAccumulator()

@@ -53,6 +53,7 @@ from .._base import (
     call_text,
     field,
     media_native_for_every_model,
+    no_argument_fragments,
 )
 from .._openai import NO_ARGUMENTS, check_openai_name
 from .choice import choice_params
@@ -123,6 +124,8 @@ class ResponsesAdapter:
         }
         if spec.defer_loading:
             definition["defer_loading"] = True
+        if spec.allowed_callers:
+            definition["allowed_callers"] = cast(Any, list(spec.allowed_callers))
         fmt = spec.format
         if fmt is not None:
             if fmt["type"] == "grammar":
@@ -217,7 +220,9 @@ class ResponsesAdapter:
 
     auto_media = staticmethod(media_native_for_every_model)
 
-    def stream_accumulator(self) -> ResponsesStreamAccumulator:
+    def stream_accumulator(self, *, fold_partial_args: bool = False) -> ResponsesStreamAccumulator:
+        if fold_partial_args:
+            raise no_argument_fragments(self.api)
         from .stream import ResponsesStreamAccumulator
 
         return ResponsesStreamAccumulator()

@@ -21,9 +21,11 @@ deterministic: `resp_fake<n>`, `rs_fake<n>`, `msg_fake<n>`, `fc_fake<n>`,
 `FakeReply.search` opens the calls with a tool search, as the request's `tool_search`
 tool runs it: by the server (its `execution` left out or "server"), a `tool_search_call`
 without a `call_id` and a `tool_search_output` holding the found deferred definitions as
-the request sent them; by the client (`execution: "client"`), a `tool_search_call` with
-a `call_id`, for the client to answer. As the live API does, a call to a deferred tool
-carries `namespace`, the tool's own name.
+the request sent them (a namespace's inside that namespace); by the client
+(`execution: "client"`), a `tool_search_call` with a `call_id`, for the client to
+answer. As the live API does, a call to a top-level deferred tool carries `namespace`,
+the tool's own name; a call to a namespace's tool (a `FakeCall` names it by its flat
+name, `crm__get_customer`) carries its own name and its namespace's (see `offered.py`).
 
 Programmatic calls (`FakeCall(programmatic=True)`, and every call to a tool whose
 `allowed_callers` leave out "direct") follow one `program` item
@@ -68,6 +70,7 @@ from .history import (
     unchained_history_problems,
 )
 from .media import responses_media_problems
+from .offered import offered_tools, search_output_tools
 from .programs import finished_programs, program_item, with_programs
 from .tools import responses_tool_definition_problem
 
@@ -130,11 +133,10 @@ class ResponsesCodec:
         reject_wrong_tool_shapes(json_list(body.get("tools")), responses_tool_definition_problem)
         tools: list[FakeTool] = []
         loaded = set(loaded_tool_names(items))
-        for tool in json_list(body.get("tools")):
-            kind = field(tool, "type")
-            name = text_field(tool, "name")
-            hidden = field(tool, "defer_loading") is True and name not in loaded
-            if kind == "function":
+        for offered in offered_tools(json_list(body.get("tools"))):
+            tool, name = offered.definition, offered.name
+            hidden = offered.deferred and name not in loaded
+            if field(tool, "type") == "function":
                 tools.append(
                     FakeTool(
                         name,
@@ -144,7 +146,7 @@ class ResponsesCodec:
                         hidden,
                     )
                 )
-            elif kind == "custom":
+            else:
                 tools.append(FakeTool(name, "custom", None, False, hidden))
         request = FakeRequest(tools=tools, stream=bool(body.get("stream")))
         request.tool_choice_none = body.get("tool_choice") == "none"
@@ -322,11 +324,11 @@ def _output_items(
     found: list[str] = []
     if reply.search is not None:
         searched = _search_items(reply.search, tools, server)
-        found = [text_field(t, "name") for item in searched for t in json_list(item.get("tools"))]
+        found = loaded_tool_names(searched)
         items += searched
     refuse_hidden_calls(reply.calls, request, found)
     custom_tools = {tool.name for tool in request.tools if tool.kind == "custom"}
-    deferred = _deferred(tools)
+    offered = {tool.name: tool for tool in offered_tools(tools)}
     program: dict[str, Any] | None = None
     programmatic = [call for call in reply.calls if call.programmatic]
     if programmatic:
@@ -346,21 +348,12 @@ def _output_items(
         }
         if not custom:  # custom tool call items have no status
             item["status"] = "incomplete" if last_cut else "completed"
-        if call.name in deferred:  # a loaded deferred tool is called in a namespace of its name
-            item["namespace"] = call.name
+        if call.name in offered:  # its own name and namespace, apart (see offered.py)
+            item.update(offered[call.name].call_names())
         if program is not None and call.programmatic:
             item["caller"] = {"type": "program", "caller_id": program["call_id"]}
         items.append(item)
     return items + builtin_items(reply.builtin, tools, server)
-
-
-def _deferred(tools: list[Any]) -> dict[str, Any]:
-    """The request's deferred function and custom tools, by name, as it sent them."""
-    return {
-        text_field(tool, "name"): tool
-        for tool in tools
-        if field(tool, "type") in ("function", "custom") and field(tool, "defer_loading") is True
-    }
 
 
 def _search_items(search: FakeSearch, tools: list[Any], server: FakeServer) -> list[dict[str, Any]]:
@@ -388,9 +381,12 @@ def _search_items(search: FakeSearch, tools: list[Any], server: FakeServer) -> l
                 "the search. Leave found out."
             )
         return [{**call, "call_id": f"call_{server.next_id()}", "execution": "client"}]
-    deferred = _deferred(tools)
-    descriptions = {name: text_field(tool, "description") for name, tool in deferred.items()}
-    offered = {text_field(tool, "name") for tool in tools}
+    offered = {tool.name: tool for tool in offered_tools(tools)}
+    descriptions = {
+        name: text_field(tool.definition, "description")
+        for name, tool in offered.items()
+        if tool.deferred
+    }
     found = server_search_finds(search, descriptions, offered)
     output = {
         "id": f"tso_fake{server.next_id()}",
@@ -398,7 +394,7 @@ def _search_items(search: FakeSearch, tools: list[Any], server: FakeServer) -> l
         "call_id": None,
         "execution": "server",
         "status": "completed",
-        "tools": [deferred[name] for name in found],
+        "tools": search_output_tools(found, offered),
     }
     return [call, output]
 
@@ -431,7 +427,7 @@ def _response(
         "truncation": "disabled",
         "usage": {
             "input_tokens": 10,
-            "input_tokens_details": {"cached_tokens": 0},
+            "input_tokens_details": {"cache_write_tokens": 0, "cached_tokens": 0},
             "output_tokens": 10,
             "output_tokens_details": {"reasoning_tokens": 0},
             "total_tokens": 20,
