@@ -6,10 +6,9 @@ The suite's streaming rows compare `ToolCallStream.feed` (with `partial_argument
 on every event) to collecting the fragments from the same SDK objects and parsing once.
 This script measures what no implementation of `feed` can avoid: the collecting loop
 itself, plus the events the public API returns per fragment, built the cheapest way
-toolwire knows (`_fast_frozen`): one `ToolCallArgumentsDelta` carrying its string
-delta's path and text (the text is the fragment itself: plain text needs no decoding;
-the `StringDelta` is built only when read), and a `partial_arguments` read that finds
-the cached preview fresh. No scanner, no preview
+toolwire knows (`_fast_frozen`): one `ToolCallArgumentsDelta` carrying its place in the
+call's arguments (its `StringDelta` is worked out only when read), and a
+`partial_arguments` read that finds the cached preview fresh. No scanner, no preview
 bookkeeping, no call lookup, no layers. toolwire's own `feed` is measured in the same
 run for comparison.
 
@@ -30,11 +29,9 @@ from typing import Any
 
 from benchmarks._measure import paired
 from benchmarks._wires import LARGE, STREAMS, read_stream
-from toolwire._streaming._events import NewArgumentsDelta, NewTextDelta
+from toolwire._streaming._events import NewTextDelta, new_arguments_delta
 from toolwire._streaming._preview import ArgumentsPreview
 from toolwire.core import Api
-
-PATH = ("content",)
 
 
 def least_feed(items: list[Any], fragment: Callable[[Any], str | None], arguments: bool) -> object:
@@ -50,10 +47,8 @@ def least_feed(items: list[Any], fragment: Callable[[Any], str | None], argument
         if not arguments:
             NewTextDelta(part)
             continue
-        plain = '"' not in part and "\\" not in part and part.isprintable()
-        text = part if plain else None
-        path = PATH if plain else None
-        event = NewArgumentsDelta(0, 0, "call_1", LARGE.tool_name, part, path, text, preview)
+        position = len(parts) - 1
+        event = new_arguments_delta(0, 0, "call_1", LARGE.tool_name, part, preview, position)
         latest = event.partial_arguments
     text = "".join(parts)
     return (json.loads(text) if arguments else text), latest

@@ -10,23 +10,22 @@ from typing import Any
 
 import pytest
 
-from toolwire._streaming._events import NewArgumentsDelta, NewReasoningDelta, NewTextDelta
+from toolwire._streaming._events import NewReasoningDelta, NewTextDelta, new_arguments_delta
 from toolwire._streaming._preview import ArgumentsPreview
 from toolwire.core import ReasoningDelta, StringDelta, TextDelta, ToolCallArgumentsDelta
 
 PREVIEW = ArgumentsPreview()
+OPEN, VALUE, ESCAPED = (PREVIEW.add(part) for part in ('{"a": [1, "', "abc", 'x\\n"'))
 PAIRS: list[tuple[Any, Any]] = [
     (NewTextDelta("hi"), TextDelta("hi")),
     (NewReasoningDelta("hmm"), ReasoningDelta("hmm")),
     (
-        NewArgumentsDelta(0, 1, "call_1", "write", '"abc', ("a",), "abc", PREVIEW),
-        ToolCallArgumentsDelta(
-            0, 1, "call_1", "write", '"abc', StringDelta(("a",), "abc"), PREVIEW
-        ),
+        new_arguments_delta(0, 1, "call_1", "write", "abc", PREVIEW, VALUE),
+        ToolCallArgumentsDelta(0, 1, "call_1", "write", "abc", PREVIEW, VALUE),
     ),
     (
-        NewArgumentsDelta(0, 1, "call_1", "write", "{", None, None, PREVIEW),
-        ToolCallArgumentsDelta(0, 1, "call_1", "write", "{", None, PREVIEW),
+        new_arguments_delta(0, 1, "call_1", "write", '{"a": [1, "', PREVIEW, OPEN),
+        ToolCallArgumentsDelta(0, 1, "call_1", "write", '{"a": [1, "', PREVIEW, OPEN),
     ),
 ]
 
@@ -50,15 +49,31 @@ def test_a_fast_built_event_is_the_plain_one(fast: Any, plain: Any) -> None:
 def test_an_arguments_delta_builds_its_string_delta_when_read() -> None:
     """One object is made per fragment; `string_delta` reads, prints and matches as the
     field it was before."""
-    event = NewArgumentsDelta(0, 1, "call_1", "write", 'x\\n"', ("a", 2), "x\n", PREVIEW)
-    assert event.string_delta == StringDelta(("a", 2), "x\n")
+    event = new_arguments_delta(0, 1, "call_1", "write", 'x\\n"', PREVIEW, ESCAPED)
+    assert event.string_delta == StringDelta(("a", 1), "x\n")
     assert repr(event) == (
         "ToolCallArgumentsDelta(index=0, provider_index=1, call_id='call_1', name='write', "
-        "fragment='x\\\\n\"', string_delta=StringDelta(path=('a', 2), text='x\\n'))"
+        "fragment='x\\\\n\"', string_delta=StringDelta(path=('a', 1), text='x\\n'))"
     )
     match event:
-        case ToolCallArgumentsDelta(0, 1, "call_1", "write", _, StringDelta(("a", 2), text)):
+        case ToolCallArgumentsDelta(0, 1, "call_1", "write", _, StringDelta(("a", 1), text)):
             assert text == "x\n"
         case _:
             pytest.fail(f"{event!r} did not match its own fields")
-    assert NewArgumentsDelta(0, 1, "call_1", "write", "{", None, None, PREVIEW).string_delta is None
+    opening = new_arguments_delta(0, 1, "call_1", "write", '{"a": [1, "', PREVIEW, OPEN)
+    assert opening.string_delta is None
+
+
+def test_arguments_deltas_compare_by_their_string_delta() -> None:
+    """Two events of the same fragment text at different places differ when their string
+    deltas do (equality and hashing use the public values, `string_delta` included)."""
+    preview = ArgumentsPreview()
+    key, value = preview.add('{"ab'), preview.add("ab")
+    preview.add('": "')
+    again = preview.add("ab")
+    first = ToolCallArgumentsDelta(0, 0, "c", "n", "ab", preview, value)
+    second = ToolCallArgumentsDelta(0, 0, "c", "n", "ab", preview, again)
+    assert (first.string_delta, second.string_delta) == (None, StringDelta(("abab",), "ab"))
+    assert first != second
+    assert first == ToolCallArgumentsDelta(0, 0, "c", "n", "ab", preview, key + 1)
+    assert len({first, second, ToolCallArgumentsDelta(0, 0, "c", "n", "ab", preview, value)}) == 2

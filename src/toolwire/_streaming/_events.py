@@ -9,7 +9,7 @@ Completions delta, the item's `output_index` in Responses, the content block's
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, cast
 
 from typing_extensions import TypeAliasType
@@ -21,7 +21,6 @@ from ._scanner import StringDelta
 
 if TYPE_CHECKING:
     from ._preview import ArgumentsPreview
-    from ._scanner import PathKey
 
 __all__ = [
     "ReasoningDelta",
@@ -85,7 +84,7 @@ class ToolCallStarted:
     """True when the API sent no id and `call_id` was made up by toolwire (Gemini)."""
 
 
-@dataclass(frozen=True, slots=True, init=False, repr=False)
+@dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)
 class ToolCallArgumentsDelta:
     """A fragment of a call's arguments (raw JSON text, split anywhere).
 
@@ -94,8 +93,10 @@ class ToolCallArgumentsDelta:
     arrives): the cheap way to drive a live preview. `partial_arguments` parses
     everything received so far; see its docstring for what it may lag by.
 
-    One object is made per fragment: `string_delta` is built when read, from the text
-    and path kept here (a stream makes one event per fragment, read or not).
+    One object is made per fragment, and nothing else: the event keeps its place in the
+    call's arguments, and `string_delta` is worked out when read (exactly as if each
+    fragment had been scanned on arrival, however late or out of order it is read).
+    Events compare and hash by their public values, `string_delta` included.
     """
 
     index: int
@@ -103,42 +104,41 @@ class ToolCallArgumentsDelta:
     call_id: str
     name: str
     fragment: str
-    _string_path: tuple[PathKey, ...] | None
-    _string_text: str | None
-    _preview: ArgumentsPreview = field(compare=False)
+    _arguments: ArgumentsPreview
+    _position: int
 
     __match_args__ = ("index", "provider_index", "call_id", "name", "fragment", "string_delta")
 
-    def __init__(
-        self,
+    def __new__(
+        cls,
         index: int,
         provider_index: int,
         call_id: str,
         name: str,
         fragment: str,
-        string_delta: StringDelta | None,
-        _preview: ArgumentsPreview,
-    ) -> None:
-        # The fields are set once, by `NewArgumentsDelta.__init__`, which assigns them
-        # plainly and gives the object back its public class.
-        object.__setattr__(self, "__class__", NewArgumentsDelta)
-        path, text = (
-            (None, None) if string_delta is None else (string_delta.path, string_delta.text)
+        arguments: ArgumentsPreview,
+        position: int,
+    ) -> ToolCallArgumentsDelta:
+        """An event for fragment `position` of `arguments` (what `ArgumentsPreview.add`
+        returned for `fragment`). Streams make them; build one by hand only in tests."""
+        return new_arguments_delta(
+            index, provider_index, call_id, name, fragment, arguments, position
         )
-        NewArgumentsDelta.__init__(
-            cast("NewArgumentsDelta", self), index, provider_index, call_id, name, fragment,
-            path, text, _preview,
-        )  # fmt: skip
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        # Unpickled and copied through the one constructor (the default would call
+        # `__new__` without arguments).
+        return (new_arguments_delta, (
+            self.index, self.provider_index, self.call_id, self.name, self.fragment,
+            self._arguments, self._position,
+        ))  # fmt: skip
 
     @property
     def string_delta(self) -> StringDelta | None:
         """The decoded text this fragment appended to a string value, with its path, or
         None when it appended none (keys, numbers, punctuation; text that stopped being a
-        JSON object). Built when read; equal events give equal deltas."""
-        text = self._string_text
-        if text is None:
-            return None
-        return StringDelta(cast("tuple[PathKey, ...]", self._string_path), text)
+        JSON object). Worked out when read; equal events give equal deltas."""
+        return self._arguments.string_delta_at(self._position)
 
     @property
     def partial_arguments(self) -> dict[str, Any]:
@@ -151,12 +151,26 @@ class ToolCallArgumentsDelta:
         bound documented on `ArgumentsPreview.partial`; the final arguments are exact.
         Do not mutate the returned dict.
         """
-        preview = self._preview
+        preview = self._arguments
         # `preview.partial()`'s first case inline (read on every event by live displays):
         # while the cached preview is fresh enough, it is the answer.
         if preview._size <= preview._fresh_until:
             return preview._preview
         return preview.partial()
+
+    def _values(self) -> tuple[int, int, str, str, str, StringDelta | None]:
+        return (
+            self.index, self.provider_index, self.call_id, self.name, self.fragment,
+            self.string_delta,
+        )  # fmt: skip
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == cast("ToolCallArgumentsDelta", other)._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
 
     def __repr__(self) -> str:
         return (
@@ -167,33 +181,38 @@ class ToolCallArgumentsDelta:
 
 
 class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
-    """Makes a `ToolCallArgumentsDelta` a quarter of the cost of its own `__init__`
-    (one is made per streamed fragment; see `_fast_frozen`), from the text and path
-    the arguments' scanner returned (no `StringDelta` is made until one is read)."""
+    """A `ToolCallArgumentsDelta` while its fields are assigned (see `_fast_frozen`)."""
 
     __slots__ = ()
 
-    def __init__(
-        self,
-        index: int,
-        provider_index: int,
-        call_id: str,
-        name: str,
-        fragment: str,
-        string_path: tuple[PathKey, ...] | None,
-        string_text: str | None,
-        preview: ArgumentsPreview,
-    ) -> None:
-        this: Any = self  # the checker sees the frozen fields; they are plain here
-        this.index = index
-        this.provider_index = provider_index
-        this.call_id = call_id
-        this.name = name
-        this.fragment = fragment
-        this._string_path = string_path
-        this._string_text = string_text
-        this._preview = preview
-        this.__class__ = ToolCallArgumentsDelta
+
+def new_arguments_delta(
+    index: int,
+    provider_index: int,
+    call_id: str,
+    name: str,
+    fragment: str,
+    arguments: ArgumentsPreview,
+    position: int,
+) -> ToolCallArgumentsDelta:
+    """`ToolCallArgumentsDelta(...)` at the cost of a plain object, for the one event made
+    per streamed fragment (the class's `__new__` calls it): calling a class runs its
+    constructor in a new interpreter frame entered from C, and a frozen class assigns
+    through `object.__setattr__`; this allocates and assigns without either."""
+    this: Any = _allocate(NewArgumentsDelta)  # its fields assign plainly, unlike the
+    # frozen public class's
+    this.index = index
+    this.provider_index = provider_index
+    this.call_id = call_id
+    this.name = name
+    this.fragment = fragment
+    this._arguments = arguments
+    this._position = position
+    this.__class__ = ToolCallArgumentsDelta
+    return this
+
+
+_allocate = object.__new__
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,9 +4,12 @@ Reading a partial parse of the whole buffer after every fragment is quadratic: o
 in 2,000 fragments it costs hundreds of times as much as collecting the fragments and
 parsing once (`benchmarks/bench_preview.py`). This preview keeps the total linear:
 
-- `feed` scans only the new fragment (`JsonScanner`). While fragments only extend the
-  string value that is open (the usual case: a file's content), it decodes just the
-  fragment and returns it as a `StringDelta`, exact and immediate.
+- `add` only buffers a fragment; the scanner (`JsonScanner`) catches up over the pending
+  fragments, as one text, when a preview is stale or a string delta is read, so a
+  stream whose previews are read on every event scans each stretch once, not fragment
+  by fragment. While fragments only extend the string value that is open (the usual
+  case: a file's content), a fragment's `StringDelta` is just that fragment decoded,
+  exact whenever it is read.
 - `partial` is computed when read. If only the open string value grew since the last
   preview (or it ended and only closing brackets followed, as at the end of a file
   write), the new preview is the old one with that string replaced: the containers on
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import json
 import sys
+from bisect import bisect_right
 from typing import Any, cast
 
 from pydantic_core import from_json
@@ -56,81 +60,115 @@ class ArgumentsPreview:
 
     Fragments may be cut anywhere, including inside escapes and surrogate pairs.
 
-    - `feed(fragment)` costs O(len(fragment)) and returns the text the fragment added to
-      a string value (a `StringDelta`), the cheap way to drive a live file preview.
+    - `add(fragment)` only buffers the fragment (a stream makes one event per fragment,
+      read or not); the scanner catches up when something needs it: a preview that is
+      stale, or a fragment's string delta.
+    - `string_delta_at(position)` is the text fragment `position` appended to a string
+      value (a `StringDelta`), exactly as if every fragment had been scanned on arrival,
+      whenever and in whatever order it is read. `feed(fragment)` adds and returns it.
     - `partial()` returns the arguments parsed so far, lagging the buffer by at most
       `max_lag(len(raw))` characters while they change, and exact once `complete()`.
     - Malformed input never raises: the preview stops at the longest well-formed prefix,
-      and `feed` returns `None` from then on. So do arguments whose top-level value is
-      not an object (preview `{}`) and arguments nested deeper than `MAX_TRACKED_DEPTH`.
+      and no string delta is reported from then on. So do arguments whose top-level value
+      is not an object (preview `{}`) and arguments nested deeper than
+      `MAX_TRACKED_DEPTH`.
+
+    The catch-up scans all pending fragments as one text. When more than one was pending,
+    the scanner's state before them is kept with them, and the first read of a string
+    delta among them scans them again one by one from that state (once per batch): a
+    reader of `partial()` alone pays for one scan, a reader of every string delta as it
+    arrives for one scan per fragment, as before.
     """
 
     __slots__ = (
+        "_batches",
         "_chunks",
+        "_deltas",
+        "_fresh_bound",
         "_fresh_until",
         "_leaf_path",
+        "_pending",
         "_preview",
         "_preview_at",
-        "_raw",
+        "_scanned",
+        "_scanned_size",
         "_size",
-        "scanner",
+        "_scanner",
     )
 
     def __init__(self) -> None:
-        self._chunks: list[str] = []
-        self._raw: str | None = ""
+        self._chunks: list[str] = []  # every fragment (joined by `raw`)
+        self._pending: list[str] = []  # the fragments the scanner has not seen yet
+        self._scanned = 0  # how many fragments the scanner has seen
+        self._scanned_size = 0  # and their length
         self._size = 0
-        self.scanner = JsonScanner()
-        """The JSON scanner over the fragments (read its state; never feed it)."""
+        self._scanner = JsonScanner()
+        self._deltas: dict[int, tuple[tuple[PathKey, ...], str]] = {}  # known string
+        # deltas by fragment position (a scanned position absent here appended none,
+        # unless it lies in one of `_batches`)
+        self._batches: list[tuple[int, list[str], JsonScanner]] = []  # fragments scanned
+        # together, whose deltas are not known yet: first position, the fragments, and a
+        # copy of the scanner from before them
         self._preview: dict[str, Any] = {}
         self._preview_at = 0  # the preview is the partial parse of raw[:_preview_at]
-        self._fresh_until = 0  # the cached preview is good enough up to this size
+        self._fresh_bound = 0  # the cached preview is good enough up to this size
+        self._fresh_until = 0  # the same, or -1 when a fragment may have completed the
+        # arguments (they are then previewed exactly)
         self._leaf_path: tuple[PathKey, ...] | None = None  # set while the preview holds
         # the open string value at this path, and only that string grew (or ended) since
 
+    @property
+    def scanner(self) -> JsonScanner:
+        """The JSON scanner, caught up with every fragment (read its state; never feed
+        it)."""
+        self._catch_up()
+        return self._scanner
+
+    def add(self, fragment: str) -> int:
+        """Buffer the next fragment of the arguments' JSON text (a non-empty one); return
+        its position (0, 1, ...), which `string_delta_at` takes. Costs O(1): nothing is
+        scanned until it is needed."""
+        self._chunks.append(fragment)
+        pending = self._pending
+        pending.append(fragment)
+        self._size += len(fragment)
+        if "}" in fragment:  # the arguments may be complete: check on the next read
+            self._fresh_until = -1
+        return self._scanned + len(pending) - 1
+
     def feed(self, fragment: str) -> StringDelta | None:
-        """Add the next fragment of the arguments' JSON text (see `add`); return the
-        text it appended to a string value as a `StringDelta`, with the value's path."""
-        text = self.add(fragment)
-        return None if text is None else StringDelta(self.scanner.delta_path, text)
+        """Add the next fragment and return the text it appended to a string value as a
+        `StringDelta` (see `string_delta_at`); None for an empty fragment."""
+        if not fragment:
+            return None
+        return self.string_delta_at(self.add(fragment))
 
-    def add(self, fragment: str) -> str | None:
-        """Add the next fragment of the arguments' JSON text.
+    def string_delta_at(self, position: int) -> StringDelta | None:
+        """The decoded text that fragment `position` appended to a string value, with
+        the value's path, or `None` if it appended none (text of keys does not count).
 
-        Returns the decoded text that the fragment appended to a string value (its path
-        is then `scanner.delta_path`), or `None` if it appended none (text of keys does
-        not count). The stream events call this one: they build the `StringDelta` only
-        when it is read. An escape or surrogate pair cut by the fragment's end is held
-        back and reported with the fragment that completes it. When one fragment appends to several string
+        An escape or surrogate pair cut by the fragment's end is held back and reported
+        with the fragment that completes it. When one fragment appends to several string
         values (it closes one and opens another), the delta is for the last of them; so
         the deltas of a path always add up to the final value when that value is the
         last string of the arguments (the file-content case), and whenever no fragment
         ends one string value and starts text of the next.
         """
-        if not fragment:
-            return None
-        size_before = self._size
-        self._chunks.append(fragment)
-        self._size = size_before + len(fragment)
-        self._raw = None
-        scanner = self.scanner
-        delta = scanner.feed(fragment)
-        if scanner.changed:
-            if not scanner.only_closed_value:
-                self._leaf_path = None  # else the final text of the leaf completes it
-            if scanner.complete():
-                self._fresh_until = -1  # complete arguments are previewed exactly
-        elif self._preview_at == size_before and scanner.tracking and not scanner.in_value:
-            self._moved_to(self._size)  # whitespace or key text: the parse is the same
-        return delta
+        if position >= self._scanned:
+            self._catch_up()
+        found = self._deltas.get(position)
+        if found is None and self._batches:
+            self._rescan_batch_of(position)
+            found = self._deltas.get(position)
+        return None if found is None else StringDelta(*found)
 
     @property
     def raw(self) -> str:
         """The JSON text fed so far (joined when first read after a feed, then cached)."""
-        if self._raw is None:
-            self._raw = "".join(self._chunks)
-            self._chunks = [self._raw]
-        return self._raw
+        chunks = self._chunks
+        if len(chunks) != 1:
+            chunks[:] = ["".join(chunks)]
+        return chunks[0]
 
     @property
     def lag(self) -> int:
@@ -152,8 +190,11 @@ class ArgumentsPreview:
         """
         if self._size <= self._fresh_until:
             return self._preview
-        scanner = self.scanner
-        if not scanner.tracking:
+        self._catch_up()
+        scanner = self._scanner
+        if self._size <= self._fresh_bound and not scanner.complete():
+            self._fresh_until = self._fresh_bound  # a "}" inside a value, or an early one
+        elif not scanner.tracking:
             self._stop()
         elif self._leaf_path is not None:
             self._preview = _with_leaf(self._preview, self._leaf_path, scanner.value_text())
@@ -166,12 +207,57 @@ class ArgumentsPreview:
         """Whether `raw` is one complete JSON value (of any type); O(1) in practice."""
         return self.scanner.complete()
 
+    def _catch_up(self) -> None:
+        """Scan the pending fragments, as one text, and note what they changed."""
+        pending = self._pending
+        if not pending:
+            return
+        scanner = self._scanner
+        first = self._scanned
+        size_before = self._scanned_size
+        self._pending = []
+        self._scanned = first + len(pending)
+        self._scanned_size = self._size
+        if len(pending) == 1:
+            text = scanner.feed(pending[0])
+            if text is not None:
+                self._deltas[first] = (scanner.delta_path, text)
+        else:
+            self._batches.append((first, pending, scanner.resumable_copy()))
+            scanner.feed("".join(pending))
+        if scanner.changed:
+            if not scanner.only_closed_value:
+                self._leaf_path = None  # else the final text of the leaf completes it
+        elif self._preview_at == size_before and scanner.tracking and not scanner.in_value:
+            self._moved_to(self._size)  # whitespace or key text: the parse is the same
+
+    def _rescan_batch_of(self, position: int) -> None:
+        """Learn the string deltas of the batch holding fragment `position` (if one
+        does): scan its fragments again, one by one, from the state before them."""
+        batches = self._batches
+        at = bisect_right(batches, position, key=_first_position) - 1
+        if at < 0:
+            return
+        first, fragments, scanner = batches[at]
+        if position >= first + len(fragments):
+            return
+        del batches[at]
+        deltas = self._deltas
+        for offset, fragment in enumerate(fragments):
+            text = scanner.feed(fragment)
+            if text is not None:
+                deltas[first + offset] = (scanner.delta_path, text)
+
     def _moved_to(self, size: int) -> None:
         """Record that the preview now reflects `raw[:size]`. It stays good enough while
         the buffer grows by at most `size // (LAG_DIVISOR - 1)`, which is exactly while
         `lag <= max_lag(len(raw))`."""
         self._preview_at = size
-        self._fresh_until = size + size // (LAG_DIVISOR - 1)
+        self._fresh_until = self._fresh_bound = size + size // (LAG_DIVISOR - 1)
+
+    def _settle(self) -> None:
+        """Keep the preview as it is from now on."""
+        self._fresh_until = self._fresh_bound = sys.maxsize
 
     def _reparse(self) -> None:
         """Replace the preview with a partial parse of the whole buffer.
@@ -179,22 +265,22 @@ class ArgumentsPreview:
         Complete arguments go through `json.loads`, which gives the same result on text
         the scanner accepted (no NaN, no lone surrogates) and is faster on a `str`.
         """
-        scanner = self.scanner
+        scanner = self._scanner
         try:
             if scanner.complete():
                 value = json.loads(self.raw)
             else:
                 value = from_json(self.raw, allow_partial="trailing-strings")
         except (ValueError, TypeError, RecursionError):  # not expected: the scanner accepted it
-            self._fresh_until = sys.maxsize
+            self._settle()
             return
         if not isinstance(value, dict):  # not expected either: the root is an object
-            self._fresh_until = sys.maxsize
+            self._settle()
             return
         self._preview = cast("dict[str, Any]", value)
         self._moved_to(self._size)
         if scanner.complete():
-            self._fresh_until = sys.maxsize  # only whitespace may follow
+            self._settle()  # only whitespace may follow
         elif (
             scanner.in_value
             and _value_at(self._preview, scanner.value_path) == scanner.value_text()
@@ -204,8 +290,8 @@ class ArgumentsPreview:
     def _stop(self) -> None:
         """Freeze the preview: at the longest well-formed prefix if the text went bad,
         as it is if the root is not an object or the nesting went too deep."""
-        self._fresh_until = sys.maxsize
-        scanner = self.scanner
+        self._settle()
+        scanner = self._scanner
         failed_at = scanner.failed_at
         if failed_at is None or not scanner.root_is_object or scanner.too_deep:
             return
@@ -216,6 +302,10 @@ class ArgumentsPreview:
         if isinstance(value, dict):
             self._preview = cast("dict[str, Any]", value)
             self._preview_at = failed_at
+
+
+def _first_position(batch: tuple[int, list[str], JsonScanner]) -> int:
+    return batch[0]
 
 
 def _value_at(root: dict[str, Any], path: tuple[PathKey, ...]) -> object:

@@ -335,6 +335,30 @@ class JsonScanner:
         self.delta_path = delta_path
         return delta_text
 
+    def resumable_copy(self) -> JsonScanner:
+        """A scanner in this one's place in the grammar, to scan the same text again
+        fragment by fragment (the preview's lazy string deltas). It shares nothing this
+        one mutates, and starts with no string-value text: `value_text()` of the copy
+        covers only what it is fed."""
+        copy = JsonScanner.__new__(JsonScanner)
+        copy._state = self._state
+        copy._path = list(self._path)
+        copy._carry = self._carry
+        copy._key_parts = list(self._key_parts)
+        copy._scalar_parts = list(self._scalar_parts)
+        copy._scalar_start = self._scalar_start
+        copy._value_parts = []
+        copy._offset = self._offset
+        copy.changed = self.changed
+        copy.only_closed_value = self.only_closed_value
+        copy.failed_at = self.failed_at
+        copy.root_is_object = self.root_is_object
+        copy.too_deep = self.too_deep
+        copy.tracking = self.tracking
+        copy.value_path = self.value_path
+        copy.delta_path = self.delta_path
+        return copy
+
     def _scalar_may_continue(self) -> bool:
         """Whether the number or literal cut by the fragment's end can still become a
         valid one (so `NaN` fails at its `N`, before a preview could show it).

@@ -13,11 +13,11 @@ from typing import Any
 
 from .._call import CallType, StandardToolCall, synthesized_id
 from ._events import (
-    NewArgumentsDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallStarted,
     ToolCallTruncated,
+    new_arguments_delta,
 )
 from ._preview import ArgumentsPreview
 
@@ -93,16 +93,14 @@ class CallTracker:
         if call is None or not fragment:
             return None
         preview = call.preview
-        text = preview.add(fragment)
-        return NewArgumentsDelta(
+        return new_arguments_delta(
             call.index,
             call.provider_index,
             call.call_id,
             call.name,
             fragment,
-            None if text is None else preview.scanner.delta_path,
-            text,
             preview,
+            preview.add(fragment),
         )
 
     def finish(
