@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import os
 import re
 import subprocess
 import sys
@@ -169,14 +170,28 @@ def test_main_job_runs_every_example(monkeypatch: pytest.MonkeyPatch) -> None:
     assert printed.getvalue() == main_job_output()
 
 
+MAIN_JOB_OUTPUT = "TOOLWIRE_MAIN_JOB_OUTPUT"
+"""Names a file holding what `python -m examples` printed: CI runs the README's command
+before the suite and saves its output there, so this file need not start it again."""
+
+
+def fresh_main_job_output() -> str:
+    """What `python -m examples` printed in a new interpreter: CI's own run of it when
+    MAIN_JOB_OUTPUT names one, else a run started now."""
+    saved = os.environ.get(MAIN_JOB_OUTPUT)
+    if saved:
+        return Path(saved).read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
 @ci_only
 def test_main_job_prints_the_same_in_a_fresh_interpreter() -> None:
     """The command itself runs every example again, all in one new process, and each
     prints what it printed in this session."""
-    done = subprocess.run(
-        [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert done.stdout == main_job_output()
+    assert fresh_main_job_output() == main_job_output()
 
 
 def test_benchmarks_placeholder_shows_the_saved_table(
