@@ -27,7 +27,7 @@ from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
 from ._pending import PendingCall, decide, mark_edits, prepared_items
-from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
+from ._pipeline import Crashed, explicit_failure, prepare_all, prepare_one, success
 from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
@@ -77,7 +77,7 @@ class _AsyncHandler(Generic[ContextIn, ContextOut]):
         limits: ArgumentLimits = DEFAULT_LIMITS,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        return await _run(*own_call(cast("type[ToolModel]", cls), call), context, limits)
+        return await _run(*own_call(cast("type[ToolModel]", cls), call)[1:], context, limits)
 
 
 class BaseFunctionToolModel(FunctionToolModel, _AsyncHandler[ContextIn, ContextOut]):
@@ -166,7 +166,7 @@ class ToolGroup(
         the model sent; unexpected handler exceptions propagate. `hooks`: your code
         before and after the handler runs (sync or async)."""
         read = read_call(call, api=api)
-        return await _run(self.get(read.name), read, self, context, limits, hooks)
+        return await _run(read, self, context, limits, hooks)
 
     async def run_tool_calls(
         self,
@@ -328,21 +328,20 @@ ToolModelType = TypeAliasType(
 
 
 async def _run(
-    tool: type[ToolModel] | None,
     call: StandardToolCall,
-    available: Mapping[str, object],
+    available: Mapping[str, type[ToolModel]],
     context: Any,
     limits: ArgumentLimits,
     hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
-    """Validate and run one call with `tool` (None: no tool of its name among `available`);
+    """Validate and run one call with the tool of its name among `available`;
     unexpected exceptions propagate as they are."""
-    prepared = prepare(tool, call, limits, available)
+    prepared = prepare_one(call, available, limits)
     if isinstance(prepared, ToolCallFailure):
         return prepared
     watch = observer(hooks)
     if watch is None:
-        return fit_result(available, await _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
+        return fit_result(available, await _execute(call, prepared, context))
     try:
         started = await watch.astart(call)
     except asyncio.CancelledError as cancelled:
@@ -377,7 +376,7 @@ async def _run(
         if own is cancelled:
             raise
         raise own from cancelled
-    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
+    return fit_result(available, cast("ToolCallResult[Any]", result))
 
 
 async def _execute(

@@ -16,7 +16,7 @@ from ._limits import DEFAULT_LIMITS, ArgumentLimits
 from ._observe import Observer, ToolHooks, observer
 from ._parts import ToolContent
 from ._pending import PendingCall, decide, mark_edits, prepared_items
-from ._pipeline import Crashed, explicit_failure, prepare, prepare_all, success
+from ._pipeline import Crashed, explicit_failure, prepare_all, prepare_one, success
 from ._read import read_call, read_calls
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import CustomToolModel, FunctionToolModel, ToolModel, finish_base, missing_handler
@@ -66,7 +66,7 @@ class _PlainHandler(Generic[ContextIn, ContextOut]):
         limits: ArgumentLimits = DEFAULT_LIMITS,
     ) -> ToolCallResult[ContextOut]:
         """Validate and run one call of this tool. Unexpected handler exceptions propagate."""
-        return _run(*own_call(cast("type[ToolModel]", cls), call), context, limits)
+        return _run(*own_call(cast("type[ToolModel]", cls), call)[1:], context, limits)
 
 
 class BaseFunctionToolModel(FunctionToolModel, _PlainHandler[ContextIn, ContextOut]):
@@ -168,7 +168,7 @@ class ToolGroup(
         the model sent; unexpected handler exceptions propagate. `hooks`: your code
         before and after the handler runs."""
         read = read_call(call, api=api)
-        return _run(self.get(read.name), read, self, context, limits, hooks)
+        return _run(read, self, context, limits, hooks)
 
     def run_tool_calls(
         self,
@@ -281,25 +281,24 @@ ToolModelType = TypeAliasType(
 
 
 def _run(
-    tool: type[ToolModel] | None,
     call: StandardToolCall,
-    available: Mapping[str, object],
+    available: Mapping[str, type[ToolModel]],
     context: Any,
     limits: ArgumentLimits,
     hooks: ToolHooks | None = None,
 ) -> ToolCallResult[Any]:
-    """Validate and run one call with `tool` (None: no tool of its name among `available`);
+    """Validate and run one call with the tool of its name among `available`;
     unexpected exceptions propagate as they are."""
-    prepared = prepare(tool, call, limits, available)
+    prepared = prepare_one(call, available, limits)
     if isinstance(prepared, ToolCallFailure):
         return prepared
     watch = observer(hooks, plain=True)
     if watch is None:
-        return fit_result(available, _execute(call, prepared, context))  # pyright: ignore[reportArgumentType]
+        return fit_result(available, _execute(call, prepared, context))
     result, error = _watched(watch, call, prepared, context, "raise")
     if error is not None:
         raise error  # the handler's exception as it is, or a hook's `ToolHookError`
-    return fit_result(available, cast("ToolCallResult[Any]", result))  # pyright: ignore[reportArgumentType]
+    return fit_result(available, cast("ToolCallResult[Any]", result))
 
 
 def _execute(call: StandardToolCall, prepared: Any, context: Any) -> ToolCallResult[Any]:

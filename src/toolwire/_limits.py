@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any
 
 __all__ = ["DEFAULT_LIMITS", "MAX_DEPTH_CEILING", "ArgumentLimits", "check_dict", "check_text"]
 
@@ -89,6 +89,9 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
     after each container and the depth as each is reached, so the first limit broken in
     that order is the one reported. The arguments object of a JSON parser's dict (the
     common case) is read in one plain loop; the nested containers after it.
+
+    The JSON types are told apart by exact type first, so the `Mapping` check (an
+    ABC's, many times dearer) runs only for values of other types, never for a list.
     """
     if type(data) is not dict:
         return _check_nested([(data, 1)], 2, limits)
@@ -105,7 +108,7 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
                 if not (kind is int or kind is float or kind is bool or value is None) and (
                     kind is dict or kind is list or kind is tuple or isinstance(value, Mapping)
                 ):
-                    nested.append((cast(Any, value), 2))
+                    nested.append((value, 2))  # pyright: ignore[reportUnknownArgumentType]
     except TypeError:  # a key without a length (a hand-built dict): the general walk
         return _check_nested([(top, 1)], 2, limits)
     if size > limits.max_chars:
@@ -119,20 +122,26 @@ def _check_nested(stack: list[tuple[Any, int]], size: int, limits: ArgumentLimit
         node, depth = stack.pop()
         if depth > limits.max_depth:
             return _too_deep(limits)
+        kind: type[Any] = type(node)  # pyright: ignore[reportUnknownVariableType]
         children: Iterable[Any]
-        if type(node) is dict or isinstance(node, Mapping):
-            mapping = cast("Mapping[Any, Any]", node)
+        if kind is dict or (kind is not list and kind is not tuple and isinstance(node, Mapping)):
+            mapping: Mapping[Any, Any] = node  # pyright: ignore[reportUnknownVariableType]
             children = mapping.values()
             for key in mapping:
                 size += len(key) if type(key) is str else 8
         else:
-            children = cast("Iterable[Any]", node)
+            children = node
+        deeper = depth + 1
         for value in children:
-            kind: type[Any] = type(value)  # pyright: ignore[reportUnknownVariableType]
+            kind = type(value)  # pyright: ignore[reportUnknownVariableType]
             if kind is str:
                 size += len(value)
-            elif kind is dict or kind is list or kind is tuple or isinstance(value, Mapping):
-                stack.append((cast(Any, value), depth + 1))
+            elif kind is dict or kind is list or kind is tuple:
+                stack.append((value, deeper))
+            elif not (kind is int or kind is float or kind is bool or value is None) and isinstance(
+                value, Mapping
+            ):
+                stack.append((value, deeper))  # pyright: ignore[reportUnknownArgumentType]
             size += 1
         if size > limits.max_chars:
             return _too_large(limits)

@@ -39,6 +39,7 @@ __all__ = [
     "over_limit",
     "prepare",
     "prepare_all",
+    "prepare_one",
     "success",
 ]
 
@@ -58,33 +59,11 @@ def prepare(
     the model may use (for the error text). A call whose kind (function/custom)
     does not match its tool is a developer mistake and raises, as does a call of an
     external tool (`model_tool_external`) unless it is validated to wait (`pending`).
+
+    This is the general path, for every call: `prepare_all` takes the common case
+    (a planned function tool's JSON or dict arguments) before it, in its own loop.
     """
     raw: Any = call.input
-    # The common case first: a function call whose tool has a plan (see `_plan`), with
-    # JSON object text within the limits (short text cannot break them: no scan), or
-    # dict arguments (Anthropic, Gemini). Text over a limit takes the general path,
-    # which says what is wrong with it in the order it always has.
-    owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
-    if owner is not tool:  # not planned yet, or a parent class's plan
-        owner, validator, copies = make_plan(tool) or UNPLANNED
-    if validator is not None and call.type == "function" and not call.truncated:
-        if type(raw) is str and (
-            len(raw) <= limits.always_within or check_text(raw, limits) is None
-        ):
-            try:
-                return validator.validate_json(raw)
-            except pydantic.ValidationError as error:
-                if raw[:1] == "{":  # an object: its errors; anything else is said below
-                    return invalid(call, error)
-        elif type(raw) is dict:
-            problem = check_dict(raw, limits)
-            if problem is not None:
-                return over_limit(call, problem)
-            try:
-                return validator.validate_python(copy_json(raw) if copies else raw, strict=False)
-            except pydantic.ValidationError as error:
-                return invalid(call, error)
-    # Every other call: cut off, to no tool or a custom tool, or other argument forms.
     if call.truncated:
         return _failure(call, "truncated", _feedback.truncated(call.name))
     if tool is None:
@@ -196,13 +175,60 @@ def prepare_all(
     prepared: list[ToolModel | ToolCallFailure | Crashed] = []
     find = tools.get
     for call in calls:
+        tool = find(call.name)
         try:
-            prepared.append(prepare(find(call.name), call, limits, tools, pending))
+            # The common case first, in this loop (one frame less per call): a function
+            # call whose tool has a plan (see `_plan`), with JSON object text within the
+            # limits (short text cannot break them: no scan), or dict arguments
+            # (Anthropic, Gemini). Everything else, and text over a limit, takes
+            # `prepare`, which says what is wrong in the order it always has.
+            owner, validator, copies = getattr(tool, PLAN, UNPLANNED)
+            if owner is not tool:  # not planned yet, or a parent class's plan
+                owner, validator, copies = make_plan(tool) or UNPLANNED
+            if validator is not None and call.type == "function" and not call.truncated:
+                raw: Any = call.input
+                if type(raw) is str and (
+                    len(raw) <= limits.always_within or check_text(raw, limits) is None
+                ):
+                    try:
+                        prepared.append(validator.validate_json(raw))
+                        continue
+                    except pydantic.ValidationError as error:
+                        if raw[:1] == "{":  # an object: its errors; else `prepare` says
+                            prepared.append(invalid(call, error))
+                            continue
+                elif type(raw) is dict:
+                    problem = check_dict(raw, limits)
+                    if problem is not None:
+                        prepared.append(over_limit(call, problem))
+                        continue
+                    try:
+                        prepared.append(
+                            validator.validate_python(
+                                copy_json(raw) if copies else raw, strict=False
+                            )
+                        )
+                    except pydantic.ValidationError as error:
+                        prepared.append(invalid(call, error))
+                    continue
+            prepared.append(prepare(tool, call, limits, tools, pending))
         except ToolwireError:
             raise
         except Exception as error:
             prepared.append(Crashed(error))
     return prepared
+
+
+def prepare_one(
+    call: StandardToolCall, available: Mapping[str, type[ToolModel]], limits: ArgumentLimits
+) -> ToolModel | ToolCallFailure:
+    """`prepare_all` for a lone call (`run_tool_call`): its tool instance or failure, with
+    the tool of its name among `available`. An exception out of validation propagates
+    as it is (a batch makes it the call's `Crashed` entry instead)."""
+    item = prepare_all(available, (call,), limits)[0]
+    if type(item) is Crashed:
+        raise item.error
+    return cast("ToolModel | ToolCallFailure", item)
 
 
 def success(call: StandardToolCall, tool: ToolModel, returned: Any) -> ToolCallSuccess[Any]:
