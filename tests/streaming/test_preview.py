@@ -518,7 +518,9 @@ def test_max_lag_is_a_sixteenth() -> None:
 def test_a_small_buffer_is_previewed_without_scanning(monkeypatch: pytest.MonkeyPatch) -> None:
     """Up to `PARSED_WHOLE_UNTIL` characters a stale preview is pydantic's parse of the
     whole buffer and nothing is scanned; past it the scanner catches up once, each
-    character scanned one time, and string deltas read afterwards are still exact."""
+    character scanned one time, and string deltas read afterwards are still exact. A
+    file being written (a last string holding most of the buffer) is scanned early, so
+    the leaf shortcut previews it."""
     scanned: list[str] = []
     feed = JsonScanner.feed
 
@@ -527,19 +529,25 @@ def test_a_small_buffer_is_previewed_without_scanning(monkeypatch: pytest.Monkey
         return feed(scanner, fragment)
 
     monkeypatch.setattr(JsonScanner, "feed", counting)
-    document = {"title": "t", "who": {"name": "Ada", "tags": ["a", "b"]}, "body": "x" * 3000}
-    text = json.dumps(document)
-    preview = ArgumentsPreview()
-    positions: list[int] = []
-    for at in range(0, len(text), 4):
-        positions.append(preview.add(text[at : at + 4]))
-        size = min(at + 4, len(text))
-        value = preview.partial()
-        assert 0 <= preview.lag <= max_lag(size)
-        assert value == expected_preview(text[: size - preview.lag])
-        if size <= PARSED_WHOLE_UNTIL:
-            assert scanned == []
-    assert (preview.partial(), preview.lag) == (document, 0)
-    assert "".join(scanned) == text
-    deltas = [preview.string_delta_at(position) for position in positions]
-    assert "".join(d.text for d in deltas if d is not None and d.path == ("body",)) == "x" * 3000
+    items = [{"name": f"item {n}", "tags": ["a", "b"]} for n in range(60)]
+    ticket = {"title": "t", "items": items, "body": "x" * 3000}
+    file = {"path": "notes.md", "content": "x" * 3000}
+    for document, scanned_after in ((ticket, range(PARSED_WHOLE_UNTIL, 2200)), (file, range(300))):
+        scanned.clear()
+        first_scan = 0
+        text = json.dumps(document)
+        preview = ArgumentsPreview()
+        positions: list[int] = []
+        for at in range(0, len(text), 4):
+            positions.append(preview.add(text[at : at + 4]))
+            size = min(at + 4, len(text))
+            value = preview.partial()
+            assert 0 <= preview.lag <= max_lag(size)
+            assert value == expected_preview(text[: size - preview.lag])
+            first_scan = first_scan or (size if scanned else 0)
+        assert first_scan in scanned_after
+        assert (preview.partial(), preview.lag) == (document, 0)
+        assert "".join(scanned) == text
+        deltas = [preview.string_delta_at(position) for position in positions]
+        streamed = "".join(d.text for d in deltas if d is not None and d.path[-1] == "body")
+        assert streamed == ("x" * 3000 if document is ticket else "")
