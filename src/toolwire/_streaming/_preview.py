@@ -298,7 +298,8 @@ class ArgumentsPreview:
         if not isinstance(value, dict):
             return False
         preview = cast("dict[str, Any]", value)
-        if _last_string_length(preview) * 4 > self._size * 3:
+        last_string = _last_string_length(preview)
+        if last_string >= _LONG_STRING and last_string * 4 > self._size * 3:
             return False  # a long string (a file being written): from here the leaf
             # shortcut costs less than parsing whole, once the scanner has caught up
         self._preview = preview
@@ -352,6 +353,11 @@ class ArgumentsPreview:
 
 def _first_position(batch: tuple[int, list[str], JsonScanner]) -> int:
     return batch[0]
+
+
+_LONG_STRING = 256
+"""A last string value this long that holds over 3/4 of a small buffer is previewed by
+the leaf shortcut (shorter ones, such as a title at the start, are parsed whole)."""
 
 
 def _last_string_length(root: dict[str, Any]) -> int:
