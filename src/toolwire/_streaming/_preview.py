@@ -290,19 +290,19 @@ class ArgumentsPreview:
 
         The result is the documented preview itself (no lag); a fragment holding a "}"
         is parsed again whole, which stays cheap because the buffer is small."""
+        raw = self.raw
+        tail = len(raw) - raw.rfind('"')  # at the end: a string body with no quote in it
+        if tail >= _LONG_STRING and tail * 4 > len(raw) * 3:
+            return False  # a long last string (a file being written): from here the leaf
+            # shortcut costs less than parsing whole, once the scanner has caught up
         try:
-            value = from_json(self.raw, allow_partial="trailing-strings", allow_inf_nan=False)
+            value = from_json(raw, allow_partial="trailing-strings", allow_inf_nan=False)
         except (ValueError, TypeError, RecursionError):  # malformed (a raw surrogate is a
             # TypeError), or nested past the parser's limit
             return False
         if not isinstance(value, dict):
             return False
-        preview = cast("dict[str, Any]", value)
-        last_string = _last_string_length(preview)
-        if last_string >= _LONG_STRING and last_string * 4 > self._size * 3:
-            return False  # a long string (a file being written): from here the leaf
-            # shortcut costs less than parsing whole, once the scanner has caught up
-        self._preview = preview
+        self._preview = cast("dict[str, Any]", value)
         self._moved_to(self._size)
         return True
 
@@ -356,27 +356,9 @@ def _first_position(batch: tuple[int, list[str], JsonScanner]) -> int:
 
 
 _LONG_STRING = 256
-"""A last string value this long that holds over 3/4 of a small buffer is previewed by
-the leaf shortcut (shorter ones, such as a title at the start, are parsed whole)."""
-
-
-def _last_string_length(root: dict[str, Any]) -> int:
-    """The length of the last value of a partial parse when it is a string (where an
-    open string value is), else 0."""
-    node: object = root
-    while True:
-        if isinstance(node, dict):
-            children = cast("dict[str, object]", node)
-            if not children:
-                return 0
-            node = next(reversed(children.values()))
-        elif isinstance(node, list):
-            items = cast("list[object]", node)
-            if not items:
-                return 0
-            node = items[-1]
-        else:
-            return len(node) if isinstance(node, str) else 0
+"""Text this long after the buffer's last quote, over 3/4 of a small buffer, is taken for
+a long string value and previewed by the leaf shortcut (shorter ones, such as a title
+at the start, are parsed whole)."""
 
 
 def _value_at(root: dict[str, Any], path: tuple[PathKey, ...]) -> object:
