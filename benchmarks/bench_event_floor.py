@@ -12,13 +12,16 @@ call's arguments (its `StringDelta` is worked out only when read), and a
 bookkeeping, no call lookup, no layers. toolwire's own `feed` is measured in the same
 run for comparison.
 
-Measured (2-core VM, CPython 3.11, 2026-11-26, two runs): the least feed costs 6.3x
-the collecting loop on Responses and 4.1x to 5.6x on Anthropic, whose events are read
-in two or three attribute reads: the events alone take all of a 6x budget on Responses
-and most of it on Anthropic, before any call lookup, scanning or preview. 3.0x on
-Chat Completions, whose deeper chunks cost more to read, and 1.7x on Gemini, whose
-text events are one small object. toolwire's feed, same runs: 11.4x, 7.7x to 10.5x,
-6.5x to 6.7x and 5.6x to 5.8x.
+Measured (2-core VM shared with other jobs, CPython 3.11, 2026-11-28, one run, 100 KiB
+in 50-character fragments): the least feed costs 1.9x the collecting loop on Chat
+Completions, 3.6x on Responses, 3.8x on Anthropic and 1.3x on Gemini; toolwire's feed
+2.9x, 10.4x, 8.2x and 3.0x. Wall time on a loaded machine moves by tens of percent;
+callgrind counts are the steady figure. Counted that way (three runs of the SDK's own
+stream from bytes, `feed` reading `partial_arguments` on every event), what toolwire
+adds to the SDK alone on the realistic 701-character call in 4-character fragments is
++7.8% on Anthropic (+11.0% before small buffers were parsed whole; see
+`_preview.PARSED_WHOLE_UNTIL`), +3.2% on Chat Completions (+3.5%), +2.3% on Responses
+(+3.1%) and +1.8% on Gemini's text; on the 100 KiB call +9.3% on Anthropic (+9.2%).
 """
 
 from __future__ import annotations

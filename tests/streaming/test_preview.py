@@ -17,10 +17,12 @@ from tests.strength import scaled
 from toolwire._streaming._preview import (
     LAG_DIVISOR,
     MAX_TRACKED_DEPTH,
+    PARSED_WHOLE_UNTIL,
     ArgumentsPreview,
     StringDelta,
     max_lag,
 )
+from toolwire._streaming._scanner import JsonScanner
 
 Path = tuple[str | int, ...]
 
@@ -320,11 +322,11 @@ def test_snapshots_never_change_and_repeat_until_the_preview_moves() -> None:
 def test_closing_the_last_string_reuses_its_text() -> None:
     """Closing the streamed string and its containers reuses its text instead of reparsing."""
     preview = ArgumentsPreview()
-    preview.feed('{"files": [{"name": "a", "body": "' + "x" * 500)
+    preview.feed('{"files": [{"name": "a", "body": "' + "x" * PARSED_WHOLE_UNTIL)
     preview.partial()
     preview.feed("y" * 200)
     body = preview.partial()["files"][0]["body"]
-    assert body == "x" * 500 + "y" * 200
+    assert body == "x" * PARSED_WHOLE_UNTIL + "y" * 200
     for part in ['"', "}", " ]", "}\n"]:
         assert preview.feed(part) is None
     final = preview.partial()
@@ -430,12 +432,19 @@ def test_malformed_input_freezes_the_preview(text: str) -> None:
     assert preview.partial() is frozen
 
 
-def test_malformed_previews_show_the_good_prefix() -> None:
-    """The frozen preview is the partial parse up to the first bad character."""
+@pytest.mark.parametrize("size", [2, PARSED_WHOLE_UNTIL])
+def test_malformed_previews_show_the_good_prefix(size: int) -> None:
+    """The preview is the partial parse up to the first bad character. A small buffer is
+    parsed whole, and pydantic's parser stops there too; past `PARSED_WHOLE_UNTIL` the
+    scanner finds the bad character and the preview freezes, lagging by what follows."""
     preview = ArgumentsPreview()
-    preview.feed('{"a": "ok", "b": [1, 2 3], "c": "never"}')
-    assert preview.partial() == {"a": "ok", "b": [1, 2]}
-    assert preview.lag == len('3], "c": "never"}')
+    preview.feed('{"a": "' + "o" * size + '", "b": [1, 2 3], "c": "never"}')
+    frozen = preview.partial()
+    assert frozen == {"a": "o" * size, "b": [1, 2]}
+    if size > 2:
+        assert preview.lag == len('3], "c": "never"}')
+        preview.feed("more")
+        assert preview.partial() is frozen
 
 
 def test_a_number_or_literal_that_cannot_be_json_stops_at_once() -> None:
@@ -504,3 +513,42 @@ def test_raw_is_joined_lazily_and_cached() -> None:
 def test_max_lag_is_a_sixteenth() -> None:
     """The documented bound, in characters, for a few buffer sizes."""
     assert [max_lag(size) for size in (0, 15, 16, 1000, 100_000)] == [0, 0, 1, 62, 6250]
+
+
+def test_a_small_buffer_is_previewed_without_scanning(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to `PARSED_WHOLE_UNTIL` characters a stale preview is pydantic's parse of the
+    whole buffer and nothing is scanned; past it the scanner catches up once, each
+    character scanned one time, and string deltas read afterwards are still exact. A
+    file being written (a last string holding most of the buffer) is scanned early, so
+    the leaf shortcut previews it."""
+    scanned: list[str] = []
+    feed = JsonScanner.feed
+
+    def counting(scanner: JsonScanner, fragment: str) -> str | None:
+        scanned.append(fragment)
+        return feed(scanner, fragment)
+
+    monkeypatch.setattr(JsonScanner, "feed", counting)
+    items = [{"name": f"item {n}", "tags": ["a", "b"]} for n in range(60)]
+    title = "App logs me out every time I switch to another app and back"
+    ticket = {"title": title, "items": items, "body": "x" * 3000}
+    file = {"path": "notes.md", "content": "x" * 3000}
+    for document, scanned_after in ((ticket, range(PARSED_WHOLE_UNTIL, 2200)), (file, range(400))):
+        scanned.clear()
+        first_scan = 0
+        text = json.dumps(document)
+        preview = ArgumentsPreview()
+        positions: list[int] = []
+        for at in range(0, len(text), 4):
+            positions.append(preview.add(text[at : at + 4]))
+            size = min(at + 4, len(text))
+            value = preview.partial()
+            assert 0 <= preview.lag <= max_lag(size)
+            assert value == expected_preview(text[: size - preview.lag])
+            first_scan = first_scan or (size if scanned else 0)
+        assert first_scan in scanned_after
+        assert (preview.partial(), preview.lag) == (document, 0)
+        assert "".join(scanned) == text
+        deltas = [preview.string_delta_at(position) for position in positions]
+        streamed = "".join(d.text for d in deltas if d is not None and d.path[-1] == "body")
+        assert streamed == ("x" * 3000 if document is ticket else "")
