@@ -16,6 +16,8 @@ Placeholders, in either template:
 An unknown placeholder, a missing example, or an example that no page shows (with
 `example` or `diff`) is an error, so the pages cannot drift from the examples. Run it
 with no arguments to rewrite both pages, or with --check to fail if either is stale.
+With --outputs FILE, the examples' outputs are read from FILE, what `python -m examples`
+printed (CI passes its own run), instead of running each example again.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from examples.__main__ import outputs_in
 from examples._runner import example_names, run
 
 ROOT = Path(__file__).resolve().parent
@@ -56,14 +59,17 @@ class _Renderer:
     """Renders every page, running each example at most once, and remembers which
     examples a page showed."""
 
-    def __init__(self) -> None:
+    def __init__(self, printed: dict[str, str] | None = None) -> None:
         self.names = set(example_names())
         self.shown: set[str] = set()
+        self._printed = printed or {}
+        """Outputs already printed, by example name: used instead of running it."""
         self._outputs: dict[str, str] = {}
 
     def output(self, name: str) -> str:
         if name not in self._outputs:
-            self._outputs[name] = run(name).rstrip()
+            printed = self._printed.get(name)
+            self._outputs[name] = (run(name) if printed is None else printed).rstrip()
         return self._outputs[name]
 
     def code(self, name: str) -> str:
@@ -121,9 +127,10 @@ class _Renderer:
         return f"{shown}\n\nIt prints:\n\n```text\n{self.output(name)}\n```"
 
 
-def render_pages() -> dict[str, str]:
-    """Every page's generated text, by its path relative to the project root."""
-    renderer = _Renderer()
+def render_pages(printed: dict[str, str] | None = None) -> dict[str, str]:
+    """Every page's generated text, by its path relative to the project root; `printed`
+    holds outputs already printed, by example name (the others run)."""
+    renderer = _Renderer(printed)
     pages = {page.output: renderer.render(page) for page in PAGES}
     missing = sorted(renderer.names - renderer.shown)
     if missing:
@@ -137,7 +144,13 @@ def render_pages() -> dict[str, str]:
 
 
 def main(argv: list[str]) -> int:
-    pages = render_pages()
+    printed = None
+    if "--outputs" in argv:
+        given = argv[argv.index("--outputs") + 1 :][:1]
+        if not given:
+            raise SystemExit("--outputs needs a file: what `python -m examples` printed.")
+        printed = outputs_in(Path(given[0]).read_text())
+    pages = render_pages(printed)
     if "--check" in argv:
         stale = [
             output

@@ -48,7 +48,7 @@ from typing import Any
 from toolwire import aio, core
 from toolwire.core import Api
 
-from ._measure import Ratio, paired
+from ._measure import FULL, Effort, Ratio
 from ._responses import APIS, HandLoop, build, calls_of
 from ._tools import FIXTURES, Fixture
 from ._wires import LARGE, REALISTIC, Streamed, anthropic_client, openai_client
@@ -308,7 +308,7 @@ def _cell(cells: dict[str, Ratio], column: str, api: Api) -> str:
     return ""
 
 
-def _dispatch(suite: dict[tuple[str, ...], Row], repeat: int, peers: list[Peer]) -> tuple[dict[tuple[str, Api], dict[str, Ratio]], dict[tuple[str, Api], float]]:  # fmt: skip
+def _dispatch(suite: dict[tuple[str, ...], Row], effort: Effort, peers: list[Peer]) -> tuple[dict[tuple[str, Api], dict[str, Ratio]], dict[tuple[str, Api], float]]:  # fmt: skip
     cells: dict[tuple[str, Api], dict[str, Ratio]] = {}
     hand_loops: dict[tuple[str, Api], float] = {}
     loop = asyncio.new_event_loop()
@@ -326,29 +326,31 @@ def _dispatch(suite: dict[tuple[str, ...], Row], repeat: int, peers: list[Peer])
                     turn, text = peer.prepare(api, fixture, hand, loop)
                     answers = turn()
                     assert [text(answer) for answer in answers] == expected, (peer.name, answers)
-                    row[peer.name] = paired(hand.run_and_render, turn, repeat=repeat)
+                    row[peer.name] = effort.compare(hand.run_and_render, turn)
     finally:
         loop.close()
     return cells, hand_loops
 
 
-def _streams(suite: dict[tuple[str, ...], Row], repeat: int, *, quick: bool) -> dict[tuple[str, Api], dict[str, Ratio]]:  # fmt: skip
+def _streams(suite: dict[tuple[str, ...], Row], effort: Effort) -> dict[tuple[str, Api], dict[str, Ratio]]:  # fmt: skip
     cells: dict[tuple[str, Api], dict[str, Ratio]] = {}
-    streams: list[tuple[Streamed, int, float]] = [(REALISTIC, max(5, repeat // 2), 0.2)]
-    if not quick:  # one run of the SDK's accumulating loop takes a second or more here
-        streams.append((LARGE, 3, 0.0))
-    for streamed, times, budget in streams:
+    # (payload, least repetitions, most, budget): one run of the SDK's accumulating loop
+    # takes a second or more on the large payload, so only a full run measures it
+    streams: list[tuple[Streamed, int, int | None, float]] = [(REALISTIC, 5, None, 0.2)]
+    if effort == FULL:
+        streams.append((LARGE, 3, 3, 0.0))
+    for streamed, least, most, budget in streams:
         for api, (name, accumulating) in SDK_STREAMS.items():
             stream = open_stream(api, streamed)
             sdk = accumulating(stream)
             assert sdk() == stream.collect(), name
             ours = suite[("stream", api, streamed.label)].ratio
-            theirs = paired(stream.sdk_alone, sdk, repeat=times, budget=budget)
+            theirs = effort.compare(stream.sdk_alone, sdk, least=least, share=2, most=most, budget=budget)  # fmt: skip
             cells[(streamed.label, api)] = {"toolwire": ours, name: theirs}
     return cells
 
 
-def measure(suite_rows: list[Row], *, quick: bool) -> PeerTables:
+def measure(suite_rows: list[Row], effort: Effort) -> PeerTables:
     """Every peer's figures beside toolwire's (taken from `suite_rows`, the same run)."""
     suite = {row.key: row for row in suite_rows if row.key}
     installed = [peer for peer in PEERS if peer.installed()]
@@ -357,9 +359,8 @@ def measure(suite_rows: list[Row], *, quick: bool) -> PeerTables:
         for peer in PEERS
         if not peer.installed()
     ]
-    repeat = 3 if quick else 15
-    dispatch, hand_loops = _dispatch(suite, repeat, installed)
-    streams = _streams(suite, repeat, quick=quick)
+    dispatch, hand_loops = _dispatch(suite, effort, installed)
+    streams = _streams(suite, effort)
     names: dict[Api, str] = {api: name for api, (name, _) in SDK_STREAMS.items()}
     versions = sorted({f"{p.distribution} {metadata.version(p.distribution)}" for p in installed if p.distribution})  # fmt: skip
     return PeerTables(dispatch, hand_loops, streams, names, skipped, versions)

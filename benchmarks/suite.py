@@ -26,7 +26,7 @@ import pydantic
 from toolwire import aio, core
 from toolwire.core import Api
 
-from ._measure import Ratio, paired
+from ._measure import Effort, Ratio
 from ._responses import APIS, build, same_messages
 from ._tools import FIXTURES, Fixture, get_weather
 from ._wires import LARGE, REALISTIC, STREAMS, StreamCase, Streamed, read_stream
@@ -56,7 +56,7 @@ def _calls(count: int) -> str:
     return "1,000 calls" if count == 1000 else "one call"
 
 
-def dispatch_rows(repeat: int) -> list[Row]:
+def dispatch_rows(effort: Effort) -> list[Row]:
     """Per input, API and call count: `run_tool_calls` then `tool_result_messages`,
     against the hand loop building the same messages; then, for the short fixture,
     `run_tool_calls` alone (the earlier rows)."""
@@ -71,7 +71,7 @@ def dispatch_rows(repeat: int) -> list[Row]:
                     return core.tool_result_messages(group.run_tool_calls(response, None), api)
 
                 assert same_messages(api, ours(), hand.run_and_render())
-                ratio = paired(hand.run_and_render, ours, repeat=repeat)
+                ratio = effort.compare(hand.run_and_render, ours)
                 goal = ONE_CALL_GOAL if count == 1 else None
                 what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: run and rendered"
                 key = ("dispatch", api, fixture.name) if count == 1 else ()
@@ -81,7 +81,7 @@ def dispatch_rows(repeat: int) -> list[Row]:
     for count in (1000, 1):
         for api in APIS:
             hand = build(api, fixture, count)
-            ratio = paired(hand.run, lambda r=hand.response: group.run_tool_calls(r, None), repeat=repeat)  # fmt: skip
+            ratio = effort.compare(hand.run, lambda r=hand.response: group.run_tool_calls(r, None))  # fmt: skip
             what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: run only"
             out.append(Row(what, "hand loop", ratio, None))
     return out
@@ -104,7 +104,7 @@ def _async_hand_loop(fixture: Fixture, calls: list[Any]) -> Callable[[], Any]:
     return loop
 
 
-def aio_rows(repeat: int) -> list[Row]:
+def aio_rows(effort: Effort) -> list[Row]:
     """`toolwire.aio` on chat, run and rendered, against the hand-written async loop;
     both run on one event loop, as a user's `await` would."""
     out: list[Row] = []
@@ -127,7 +127,7 @@ def aio_rows(repeat: int) -> list[Row]:
                     return loop.run_until_complete(ours())
 
                 assert hand() == subject()
-                ratio = paired(hand, subject, repeat=repeat)
+                ratio = effort.compare(hand, subject)
                 what = f"aio dispatch, chat.completions, {fixture.name}, {_calls(count)}: run and rendered"  # fmt: skip
                 key = ("aio", "chat.completions", fixture.name) if count == 1 else ()
                 goal = ONE_CALL_GOAL if count == 1 else None
@@ -137,7 +137,7 @@ def aio_rows(repeat: int) -> list[Row]:
     return out
 
 
-def class_row(repeat: int) -> Row:
+def class_row(effort: Effort) -> Row:
     def plain() -> type[pydantic.BaseModel]:
         class Weather(pydantic.BaseModel):
             """Get the weather."""
@@ -161,11 +161,11 @@ def class_row(repeat: int) -> Row:
 
         return Weather
 
-    ratio = paired(plain, tool, repeat=repeat, budget=0.05)
+    ratio = effort.compare(plain, tool, budget=0.05)
     return Row("defining one tool class", "plain BaseModel", ratio, None, unit=1e-3)
 
 
-def definitions_row(repeat: int) -> Row:
+def definitions_row(effort: Effort) -> Row:
     classes = [type(f"tool_{i}", (get_weather,), {"__doc__": f"Tool {i}."}) for i in range(20)]
     group = core.ToolGroup.from_list(classes)
 
@@ -182,7 +182,7 @@ def definitions_row(repeat: int) -> Row:
             for tool in group.values()
         ]
 
-    ratio = paired(rebuild, lambda: group.tool_definitions("chat.completions"), repeat=repeat)
+    ratio = effort.compare(rebuild, lambda: group.tool_definitions("chat.completions"))
     return Row("tool_definitions, 20 tools, cached", "rebuilding the schemas", ratio, None)
 
 
@@ -223,7 +223,7 @@ def open_stream(api: Api, streamed: Streamed) -> OpenedStream:
     return OpenedStream(api, case, streamed, body, opener, list(opener()), fragment)
 
 
-def streaming_rows(repeat: int) -> list[Row]:
+def streaming_rows(effort: Effort) -> list[Row]:
     """Per API and payload, toolwire's `feed` (reading `partial_arguments` on every
     event): against collecting the fragments and parsing once, and, read in the same
     loop as the SDK's own stream, against that stream alone (issue 28: it may add at most
@@ -237,9 +237,9 @@ def streaming_rows(repeat: int) -> list[Row]:
             what = "feed + partial_arguments per event" if arguments else "feed per text event"
             label = f"stream, {api}, {streamed.label}: {what}"
             floor = "collect, parse once" if arguments else "collect, join once"
-            ratio = paired(stream.collect, stream.preview, repeat=max(3, repeat // 3), budget=0.1)
+            ratio = effort.compare(stream.collect, stream.preview, least=3, share=3, budget=0.1)
             out.append(Row(label, floor, ratio, None, unit=1e-3))
-            ratio = paired(stream.sdk_alone, stream.sdk_with_feed, repeat=max(5, repeat // 2), budget=0.2)  # fmt: skip
+            ratio = effort.compare(stream.sdk_alone, stream.sdk_with_feed, least=5, share=2, budget=0.2)  # fmt: skip
             label = f"stream, {api}, {streamed.label}: the SDK's stream from bytes, with that feed"
             key = ("stream", api, streamed.label)
             goal = 1 + stream.case.sdk_goal
@@ -257,12 +257,14 @@ IMPORT_SUBJECT = (
 )
 
 
-def import_row(repeat: int) -> Row:
+def import_row(effort: Effort) -> Row:
     """Fresh interpreters, alternating, so both sides see the same disk cache.
 
     Both import compiled bytecode, as an installed package does (pip compiles it): with
     PYTHONDONTWRITEBYTECODE set, an edited checkout would otherwise compile every
-    changed module again on every run and measure the compiler."""
+    changed module again on every run and measure the compiler. Each repetition starts
+    two or three interpreters, so a full run stops at 11."""
+    repeat = effort.repetitions(most=11)
     environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 
     def once(code: str) -> float:
@@ -291,14 +293,13 @@ def import_row(repeat: int) -> Row:
     return Row("import toolwire.core", "import pydantic, define one model", ratio, None, unit=1e-3)
 
 
-def rows(*, quick: bool) -> list[Row]:
-    """Every measurement; `quick` runs each a few times only (CI keeps them working)."""
-    repeat = 3 if quick else 15
+def rows(effort: Effort) -> list[Row]:
+    """Every measurement, as hard as `effort` says."""
     return [
-        *dispatch_rows(repeat),
-        *aio_rows(repeat),
-        *streaming_rows(repeat),
-        import_row(3 if quick else 11),
-        class_row(repeat),
-        definitions_row(repeat),
+        *dispatch_rows(effort),
+        *aio_rows(effort),
+        *streaming_rows(effort),
+        import_row(effort),
+        class_row(effort),
+        definitions_row(effort),
     ]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import io
+import os
 import re
 import subprocess
 import sys
@@ -169,14 +170,28 @@ def test_main_job_runs_every_example(monkeypatch: pytest.MonkeyPatch) -> None:
     assert printed.getvalue() == main_job_output()
 
 
+MAIN_JOB_OUTPUT = "TOOLWIRE_MAIN_JOB_OUTPUT"
+"""Names a file holding what `python -m examples` printed: CI runs the README's command
+before the suite and saves its output there, so this file need not start it again."""
+
+
+def fresh_main_job_output() -> str:
+    """What `python -m examples` printed in a new interpreter: CI's own run of it when
+    MAIN_JOB_OUTPUT names one, else a run started now."""
+    saved = os.environ.get(MAIN_JOB_OUTPUT)
+    if saved:
+        return Path(saved).read_text()
+    done = subprocess.run(
+        [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
+    return done.stdout
+
+
 @ci_only
 def test_main_job_prints_the_same_in_a_fresh_interpreter() -> None:
     """The command itself runs every example again, all in one new process, and each
     prints what it printed in this session."""
-    done = subprocess.run(
-        [sys.executable, "-m", "examples"], cwd=ROOT, capture_output=True, text=True, check=True
-    )
-    assert done.stdout == main_job_output()
+    assert fresh_main_job_output() == main_job_output()
 
 
 def test_benchmarks_placeholder_shows_the_saved_table(
@@ -225,3 +240,37 @@ Replayed reasoning_details: [{'type': 'reasoning.text', 'text': 'The user wants 
 Problems the gateway would answer 400 to: []
 """
     )
+
+
+def test_the_pages_can_take_the_outputs_the_main_job_printed(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """`generate_readme.py --check --outputs FILE` (CI, with the main job's output) reads
+    each example's output from FILE, running none; what it reads is what each printed."""
+    assert examples.__main__.outputs_in(main_job_output()) == {
+        name: output_of(name) for name in example_names()
+    }
+    printed = tmp_path / "main-job.log"
+    printed.write_text(main_job_output())
+    monkeypatch.setattr(generate_readme, "run", _refuse_to_run)
+    assert generate_readme.main(["--check", "--outputs", str(printed)]) == 0
+    printed.write_text(main_job_output().replace("Sunny", "Rainy", 1))
+    assert generate_readme.main(["--check", "--outputs", str(printed)]) == 1
+
+
+def _refuse_to_run(name: str) -> str:
+    raise AssertionError(f"ran {name}: the outputs were given")
+
+
+@pytest.mark.parametrize(
+    "printed",
+    [
+        "",
+        "=== examples/quickstart.py\nhi\n",  # cut before the count
+        "=== examples/quickstart.py\nhi\n=== 2 examples ran offline.\n",
+        "noise\n=== examples/quickstart.py\nhi\n=== 1 examples ran offline.\n",
+    ],
+)
+def test_outputs_that_are_not_a_whole_main_job_are_refused(printed: str) -> None:
+    with pytest.raises(ValueError, match=r"Not the whole of what `python -m examples` prints"):
+        examples.__main__.outputs_in(printed)
