@@ -13,7 +13,7 @@ With these, one loop shape fits all four APIs::
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, cast, overload
 
 from typing_extensions import TypeAliasType
@@ -204,6 +204,24 @@ def tool_result_messages(
     """
     if not results:
         return []
+    try:
+        if media == "native" and cache_breakpoint is False:
+            try:  # each result's answer, enclosed as its API wants: looked up once per API
+                answer, enclose = _TEXT_ANSWERS[api]
+            except (KeyError, TypeError):  # TypeError: unhashable, so no API (adapter says)
+                answer, enclose = _text_answer(api)
+            answers: list[Any] = []
+            for result in results:  # an answer of text results (the common case), in one pass
+                if result.result_parts:
+                    break  # images or files: the adapter places them
+                answers.append(answer(result))
+            else:
+                return answers if enclose is None else enclose(answers)
+    except (AttributeError, TypeError):  # checked only once rendering failed
+        mistake = _not_results(results, "tool_result_messages", api)
+        if mistake is None:
+            raise
+        raise mistake from None
     ttl = False if cache_breakpoint is False else cache_ttl(cache_breakpoint)
     served = adapter(api)
     chosen = "native" if media == "native" else _chosen_placement(served, media, model)
@@ -217,6 +235,21 @@ def tool_result_messages(
     if ttl is not False:
         served.mark_cache_breakpoint(rendered, ttl, where="results")
     return rendered
+
+
+_TextAnswer = tuple[Callable[[Any], Any], Callable[[list[Any]], list[Any]] | None]
+
+_TEXT_ANSWERS: dict[Api | ChatServer, _TextAnswer] = {}
+"""API (or dialect) -> how its adapter renders an answer of text results: each result's
+`native_result` and its `enclose_answers`, looked up once."""
+
+
+def _text_answer(api: Api | ChatServer) -> _TextAnswer:
+    """How `api`'s adapter renders an answer of text results, remembered; an `api` that
+    is no API raises `UnknownApiError` (from `adapter`)."""
+    served = adapter(api)
+    text_answer = _TEXT_ANSWERS[api] = (served.native_result, served.enclose_answers)
+    return text_answer
 
 
 def media_report(

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Literal, Protocol, cast
 
@@ -134,6 +134,16 @@ class Adapter(Protocol):
     ) -> list[Any]: ...
     def native_result(self, result: ToolCallResult[Any]) -> Any:
         """The result's native answer, as its registry entry's `result_property`."""
+        ...
+
+    @property
+    def enclose_answers(self) -> Callable[[list[Any]], list[Any]] | None:
+        """What puts a turn's answers (each result's `native_result`, in call order) into
+        the history: one user message (Anthropic), one user `Content` (Gemini), a
+        server's shortened call ids (a Chat Completions dialect); None where the answers
+        are the messages themselves. `tool_result_messages` renders an answer of text
+        results (the common case) as `enclose_answers(list(map(native_result, results)))`,
+        the adapter's `tool_result_messages` the rest."""
         ...
 
     def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:

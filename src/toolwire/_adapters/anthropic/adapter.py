@@ -48,7 +48,14 @@ from .._base import (
 from .callers import CALLER_NAMES, caller_of
 from .choice import choice_params
 from .replay import block_param
-from .results import attachment_blocks, cache_control, media_rule, place, tool_result_block
+from .results import (
+    answer_message,
+    attachment_blocks,
+    cache_control,
+    media_rule,
+    place,
+    tool_result_block,
+)
 from .search import loaded_tool_names, tool_search_definition
 from .turn import CUT_STOP_REASONS, status_of, unwrapped
 
@@ -196,10 +203,12 @@ class AnthropicAdapter:
         content: list[Any] = [tool_result_block(result, media, rule) for result in results]
         if has_parts:
             content += attachment_blocks(results, media, rule)  # after the results
-        return [{"role": "user", "content": content}]
+        return answer_message(content)
 
     native_result = staticmethod(tool_result_block)
     """One result's answer, as every result's `tool_result_block` property holds it."""
+
+    enclose_answers = staticmethod(answer_message)
 
     media_rule = staticmethod(media_rule)
     """Each part's placement: `place`, held to 2000 px a side when the answer sends

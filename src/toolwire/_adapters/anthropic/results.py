@@ -50,6 +50,7 @@ if TYPE_CHECKING:
         CacheControlEphemeralParam,
         DocumentBlockParam,
         ImageBlockParam,
+        MessageParam,
         SearchResultBlockParam,
         TextBlockParam,
         ToolReferenceBlockParam,
@@ -58,7 +59,14 @@ if TYPE_CHECKING:
 
     from ..._result import ToolCallResult
 
-__all__ = ["attachment_blocks", "cache_control", "media_rule", "place", "tool_result_block"]
+__all__ = [
+    "answer_message",
+    "attachment_blocks",
+    "cache_control",
+    "media_rule",
+    "place",
+    "tool_result_block",
+]
 
 ANTHROPIC_IMAGE_TYPES = frozenset({"image/jpeg", "image/png", "image/gif", "image/webp"})
 ANTHROPIC_MAX_IMAGE_BYTES = 5 * 1024 * 1024
@@ -180,6 +188,12 @@ def _image_type(part: ImagePart) -> str | None:
     """The type an image goes as: what its bytes are, else the type given (or read off
     its URL)."""
     return image_bytes_type(part) or media_type_of(part)
+
+
+def answer_message(blocks: list[Any]) -> list[MessageParam]:
+    """The one user message answering a turn: its `tool_result` blocks, in call order
+    (then, with `media="message"`, the blocks placed after them)."""
+    return [{"role": "user", "content": blocks}]
 
 
 def tool_result_block(

@@ -101,7 +101,13 @@ from ...exceptions import ToolwireError, UnsupportedToolError
 from .._base import NO_CALLERS, call_text, check_tool_name
 from .choice import choice_params
 from .partial_args import fold_arguments
-from .results import attachments, built, function_response_part, media_for_model, place
+from .results import (
+    answer_content,
+    attachments,
+    function_response_part,
+    media_for_model,
+    place,
+)
 from .turn import enum_text, status_of
 
 if TYPE_CHECKING:
@@ -254,12 +260,13 @@ class GeminiAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[Content]:
-        parts = [function_response_part(result, media) for result in results]
-        answer: Content = built("Content", role="user", parts=parts)
-        return [answer, *attachments(results, media)] if any_parts(results) else [answer]
+        answer = answer_content([function_response_part(result, media) for result in results])
+        return answer + attachments(results, media) if any_parts(results) else answer
 
     native_result = staticmethod(function_response_part)
     """One result's answer, as every result's `function_response_part` property holds it."""
+
+    enclose_answers = staticmethod(answer_content)
 
     def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
         return place

@@ -44,6 +44,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "NAMELESS_CALL_NAME",
+    "answer_content",
     "attachments",
     "built",
     "function_response_part",
@@ -154,6 +155,12 @@ def place(part: MediaPart, media: MediaPlacement) -> tuple[Placement, str]:
             f"a function response's parts take images, PDFs and plain text, not {media_type}"
         )
     return "native", ""
+
+
+def answer_content(parts: list[Part]) -> list[Content]:
+    """The one user Content answering a turn: its function responses, in call order."""
+    answer: Content = built("Content", role="user", parts=parts)
+    return [answer]
 
 
 def function_response_part(result: ToolCallResult[Any], media: MediaPlacement = "native") -> Part:

@@ -72,6 +72,9 @@ class ChatCompletionsAdapter:
 
     def __init__(self, server: ChatServer) -> None:
         self.server = server
+        self.enclose_answers = None if server.call_id_length is None else self._server_call_ids
+        """None: each tool message answers its call as it is, unless the server shortens
+        call ids (then they are rewritten its way)."""
 
     def for_dialect(self, server: object) -> ChatCompletionsAdapter:
         """This adapter, writing for `server` (a `ChatServer`; the registry checked it)."""
@@ -207,14 +210,19 @@ class ChatCompletionsAdapter:
     def tool_result_messages(
         self, results: Sequence[ToolCallResult[Any]], media: MediaPlacement
     ) -> list[ChatCompletionMessageParam]:
-        answers = [tool_message(result) for result in results]
-        if self.server.call_id_length is not None:
-            for answer in answers:
-                answer["tool_call_id"] = self.server.call_id(answer["tool_call_id"])
-        messages: list[ChatCompletionMessageParam] = [*answers]
+        messages: list[ChatCompletionMessageParam] = [tool_message(result) for result in results]
+        if self.enclose_answers is not None:
+            messages = self.enclose_answers(messages)
         if any_parts(results):  # tool messages take text only, whatever `media`
             messages += attachments(results)
         return messages
+
+    def _server_call_ids(self, answers: list[Any]) -> list[Any]:
+        """`answers` (tool messages) with the call ids this server's calls were sent under
+        (see `ChatServer.call_id`)."""
+        for answer in answers:
+            answer["tool_call_id"] = self.server.call_id(answer["tool_call_id"])
+        return answers
 
     native_result = staticmethod(tool_message)
     """One result's answer, as every result's `tool_message` property holds it."""

@@ -216,6 +216,9 @@ class ResponsesAdapter:
     native_result = staticmethod(output_item)
     """One result's answer, as every result's `output_item` property holds it."""
 
+    enclose_answers = None
+    """Each output item answers its call as it is."""
+
     def media_rule(self, results: Sequence[ToolCallResult[Any]]) -> Rule:
         return place
 
