@@ -121,25 +121,31 @@ def _wire(answer: list[Any]) -> list[Any]:
 
 def test_the_breakpoint_ends_every_answer_where_the_api_takes_one() -> None:
     """Each API x each part kind x each placement, rendered whole: the breakpoint on the
-    last part that takes one, and each history valid."""
-    answers: dict[str, dict[str, list[Any]]] = {}
+    last part that takes one, and each history valid. A placement rendering what an
+    earlier one did (`auto` choosing inside the results, Chat Completions always using
+    the message) is written as that one's name."""
+    answers: dict[str, dict[str, Any]] = {}
     for api, kinds in KINDS.items():
         history, response = _turn(api)
         answers[api] = {}
         for kind in kinds:
             results: list[ToolCallResult[None]] = GROUP.run_tool_calls(response, kind)
+            seen: dict[str, list[Any]] = {}
             for media in MEDIA:
                 answer: list[Any] = tool_result_messages(
                     results, api, media=media, model=MODELS[api], cache_breakpoint=True
                 )
                 assert check_history([*history, *answer], api, model=MODELS[api]) == []
-                answers[api][f"{kind} {media}"] = _wire(answer)
-    assert json.loads(json.dumps(answers)) == snapshot(
+                wire = json.loads(json.dumps(_wire(answer)))
+                same = [earlier for earlier, shown in seen.items() if shown == wire]
+                answers[api][f"{kind} {media}"] = f"as {same[0]}" if same else wire
+                seen[media] = wire
+    assert answers == snapshot(
         {
             "chat.completions": {
                 "text native": [{"role": "tool", "tool_call_id": "call_2", "content": "Done."}],
-                "text message": [{"role": "tool", "tool_call_id": "call_2", "content": "Done."}],
-                "text auto": [{"role": "tool", "tool_call_id": "call_2", "content": "Done."}],
+                "text message": "as native",
+                "text auto": "as native",
                 "image native": [
                     {
                         "role": "tool",
@@ -162,50 +168,8 @@ Done.
                         ],
                     },
                 ],
-                "image message": [
-                    {
-                        "role": "tool",
-                        "tool_call_id": "call_2",
-                        "content": """\
-Done.
-[The image or file this tool returned follows in the next message.]\
-""",
-                    },
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": "From fetch (call call_2):"},
-                            {
-                                "type": "image_url",
-                                "image_url": {
-                                    "url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC"
-                                },
-                            },
-                        ],
-                    },
-                ],
-                "image auto": [
-                    {
-                        "role": "tool",
-                        "tool_call_id": "call_2",
-                        "content": """\
-Done.
-[The image or file this tool returned follows in the next message.]\
-""",
-                    },
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": "From fetch (call call_2):"},
-                            {
-                                "type": "image_url",
-                                "image_url": {
-                                    "url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC"
-                                },
-                            },
-                        ],
-                    },
-                ],
+                "image message": "as native",
+                "image auto": "as native",
                 "pdf native": [
                     {
                         "role": "tool",
@@ -229,52 +193,8 @@ Done.
                         ],
                     },
                 ],
-                "pdf message": [
-                    {
-                        "role": "tool",
-                        "tool_call_id": "call_2",
-                        "content": """\
-Done.
-[The image or file this tool returned follows in the next message.]\
-""",
-                    },
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": "From fetch (call call_2):"},
-                            {
-                                "type": "file",
-                                "file": {
-                                    "file_data": "data:application/pdf;base64,JVBERi0xLjQKJSVFT0YK",
-                                    "filename": "document.pdf",
-                                },
-                            },
-                        ],
-                    },
-                ],
-                "pdf auto": [
-                    {
-                        "role": "tool",
-                        "tool_call_id": "call_2",
-                        "content": """\
-Done.
-[The image or file this tool returned follows in the next message.]\
-""",
-                    },
-                    {
-                        "role": "user",
-                        "content": [
-                            {"type": "text", "text": "From fetch (call call_2):"},
-                            {
-                                "type": "file",
-                                "file": {
-                                    "file_data": "data:application/pdf;base64,JVBERi0xLjQKJSVFT0YK",
-                                    "filename": "document.pdf",
-                                },
-                            },
-                        ],
-                    },
-                ],
+                "pdf message": "as native",
+                "pdf auto": "as native",
             },
             "responses": {
                 "text native": [
@@ -290,32 +210,8 @@ Done.
                         ],
                     }
                 ],
-                "text message": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {
-                                "type": "input_text",
-                                "text": "Done.",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            }
-                        ],
-                    }
-                ],
-                "text auto": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {
-                                "type": "input_text",
-                                "text": "Done.",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            }
-                        ],
-                    }
-                ],
+                "text message": "as native",
+                "text auto": "as native",
                 "image native": [
                     {
                         "type": "function_call_output",
@@ -353,21 +249,7 @@ Done.
                         ],
                     },
                 ],
-                "image auto": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {"type": "input_text", "text": "Done."},
-                            {
-                                "type": "input_image",
-                                "detail": "auto",
-                                "image_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            },
-                        ],
-                    }
-                ],
+                "image auto": "as native",
                 "pdf native": [
                     {
                         "type": "function_call_output",
@@ -405,21 +287,7 @@ Done.
                         ],
                     },
                 ],
-                "pdf auto": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {"type": "input_text", "text": "Done."},
-                            {
-                                "type": "input_file",
-                                "file_data": "data:application/pdf;base64,JVBERi0xLjQKJSVFT0YK",
-                                "filename": "document.pdf",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            },
-                        ],
-                    }
-                ],
+                "pdf auto": "as native",
                 "reference native": [
                     {
                         "type": "function_call_output",
@@ -453,72 +321,8 @@ Done.
                         ],
                     },
                 ],
-                "reference message": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {
-                                "type": "input_text",
-                                "text": """\
-Done.
-{"loaded_tools": [{"name": "stock_lookup", "description": "Look up a stock price by ticker symbol."}]}\
-""",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            }
-                        ],
-                    },
-                    {
-                        "type": "additional_tools",
-                        "role": "developer",
-                        "tools": [
-                            {
-                                "type": "function",
-                                "name": "stock_lookup",
-                                "description": "Look up a stock price by ticker symbol.",
-                                "parameters": {
-                                    "properties": {"symbol": {"type": "string"}},
-                                    "required": ["symbol"],
-                                    "type": "object",
-                                },
-                                "strict": False,
-                            }
-                        ],
-                    },
-                ],
-                "reference auto": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {
-                                "type": "input_text",
-                                "text": """\
-Done.
-{"loaded_tools": [{"name": "stock_lookup", "description": "Look up a stock price by ticker symbol."}]}\
-""",
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            }
-                        ],
-                    },
-                    {
-                        "type": "additional_tools",
-                        "role": "developer",
-                        "tools": [
-                            {
-                                "type": "function",
-                                "name": "stock_lookup",
-                                "description": "Look up a stock price by ticker symbol.",
-                                "parameters": {
-                                    "properties": {"symbol": {"type": "string"}},
-                                    "required": ["symbol"],
-                                    "type": "object",
-                                },
-                                "strict": False,
-                            }
-                        ],
-                    },
-                ],
+                "reference message": "as native",
+                "reference auto": "as native",
                 "reference+image native": [
                     {
                         "type": "function_call_output",
@@ -595,42 +399,7 @@ Done.
                         ],
                     },
                 ],
-                "reference+image auto": [
-                    {
-                        "type": "function_call_output",
-                        "call_id": "call_2",
-                        "output": [
-                            {"type": "input_text", "text": "Done."},
-                            {
-                                "type": "input_image",
-                                "detail": "auto",
-                                "image_url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
-                            },
-                            {
-                                "type": "input_text",
-                                "text": '{"loaded_tools": [{"name": "stock_lookup", "description": "Look up a stock price by ticker symbol."}]}',
-                                "prompt_cache_breakpoint": {"mode": "explicit"},
-                            },
-                        ],
-                    },
-                    {
-                        "type": "additional_tools",
-                        "role": "developer",
-                        "tools": [
-                            {
-                                "type": "function",
-                                "name": "stock_lookup",
-                                "description": "Look up a stock price by ticker symbol.",
-                                "parameters": {
-                                    "properties": {"symbol": {"type": "string"}},
-                                    "required": ["symbol"],
-                                    "type": "object",
-                                },
-                                "strict": False,
-                            }
-                        ],
-                    },
-                ],
+                "reference+image auto": "as native",
             },
             "anthropic": {
                 "text native": [
@@ -646,32 +415,8 @@ Done.
                         ],
                     }
                 ],
-                "text message": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": "Done.",
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
-                "text auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": "Done.",
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "text message": "as native",
+                "text auto": "as native",
                 "image native": [
                     {
                         "role": "user",
@@ -720,29 +465,7 @@ Done.
                         ],
                     }
                 ],
-                "image auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {
-                                        "type": "image",
-                                        "source": {
-                                            "type": "base64",
-                                            "media_type": "image/png",
-                                            "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
-                                        },
-                                    },
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "image auto": "as native",
                 "pdf native": [
                     {
                         "role": "user",
@@ -791,29 +514,7 @@ Done.
                         ],
                     }
                 ],
-                "pdf auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {
-                                        "type": "document",
-                                        "source": {
-                                            "type": "base64",
-                                            "media_type": "application/pdf",
-                                            "data": "JVBERi0xLjQKJSVFT0YK",
-                                        },
-                                    },
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "pdf auto": "as native",
                 "reference native": [
                     {
                         "role": "user",
@@ -830,38 +531,8 @@ Done.
                         ],
                     }
                 ],
-                "reference message": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {"type": "tool_reference", "tool_name": "stock_lookup"},
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
-                "reference auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {"type": "tool_reference", "tool_name": "stock_lookup"},
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "reference message": "as native",
+                "reference auto": "as native",
                 "search native": [
                     {
                         "role": "user",
@@ -883,48 +554,8 @@ Done.
                         ],
                     }
                 ],
-                "search message": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {
-                                        "type": "search_result",
-                                        "source": "wiki/x",
-                                        "title": "X",
-                                        "content": [{"type": "text", "text": "x"}],
-                                    },
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
-                "search auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {
-                                        "type": "search_result",
-                                        "source": "wiki/x",
-                                        "title": "X",
-                                        "content": [{"type": "text", "text": "x"}],
-                                    },
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "search message": "as native",
+                "search auto": "as native",
                 "reference+image native": [
                     {
                         "role": "user",
@@ -978,30 +609,7 @@ Done.
                         ],
                     }
                 ],
-                "reference+image auto": [
-                    {
-                        "role": "user",
-                        "content": [
-                            {
-                                "type": "tool_result",
-                                "tool_use_id": "toolu_fake2",
-                                "content": [
-                                    {"type": "text", "text": "Done."},
-                                    {"type": "tool_reference", "tool_name": "stock_lookup"},
-                                    {
-                                        "type": "image",
-                                        "source": {
-                                            "type": "base64",
-                                            "media_type": "image/png",
-                                            "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
-                                        },
-                                    },
-                                ],
-                                "cache_control": {"type": "ephemeral"},
-                            }
-                        ],
-                    }
-                ],
+                "reference+image auto": "as native",
             },
             "gemini": {
                 "text native": [
@@ -1017,32 +625,8 @@ Done.
                         "role": "user",
                     }
                 ],
-                "text message": [
-                    {
-                        "parts": [
-                            {
-                                "function_response": {
-                                    "name": "fetch",
-                                    "response": {"output": "Done."},
-                                }
-                            }
-                        ],
-                        "role": "user",
-                    }
-                ],
-                "text auto": [
-                    {
-                        "parts": [
-                            {
-                                "function_response": {
-                                    "name": "fetch",
-                                    "response": {"output": "Done."},
-                                }
-                            }
-                        ],
-                        "role": "user",
-                    }
-                ],
+                "text message": "as native",
+                "text auto": "as native",
                 "image native": [
                     {
                         "parts": [
@@ -1094,27 +678,7 @@ Done.
                         "role": "user",
                     },
                 ],
-                "image auto": [
-                    {
-                        "parts": [
-                            {
-                                "function_response": {
-                                    "parts": [
-                                        {
-                                            "inline_data": {
-                                                "mime_type": "image/png",
-                                                "data": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC",
-                                            }
-                                        }
-                                    ],
-                                    "name": "fetch",
-                                    "response": {"output": "Done."},
-                                }
-                            }
-                        ],
-                        "role": "user",
-                    }
-                ],
+                "image auto": "as native",
                 "pdf native": [
                     {
                         "parts": [
@@ -1166,27 +730,7 @@ Done.
                         "role": "user",
                     },
                 ],
-                "pdf auto": [
-                    {
-                        "parts": [
-                            {
-                                "function_response": {
-                                    "parts": [
-                                        {
-                                            "inline_data": {
-                                                "mime_type": "application/pdf",
-                                                "data": "JVBERi0xLjQKJSVFT0YK",
-                                            }
-                                        }
-                                    ],
-                                    "name": "fetch",
-                                    "response": {"output": "Done."},
-                                }
-                            }
-                        ],
-                        "role": "user",
-                    }
-                ],
+                "pdf auto": "as native",
             },
         }
     )
