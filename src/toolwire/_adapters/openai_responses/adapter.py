@@ -151,7 +151,8 @@ class ResponsesAdapter:
         self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
     ) -> None:
         """A `prompt_cache_breakpoint` on the last content part of the turn's answer (an
-        output's text becomes its one `input_text` part); tool definitions take none."""
+        output's text becomes its one `input_text` part), before any item holding none
+        (`additional_tools`); tool definitions take none."""
         mark_breakpoint(rendered, ttl, tools=where == "tools")
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:

@@ -91,7 +91,12 @@ def output_item(
 def mark_breakpoint(rendered: list[Any], ttl: str | Literal[True], *, tools: bool) -> None:
     """Mark the last content part of `rendered` (the items answering a turn) as the end of
     a reusable prompt prefix, with lifetime `ttl` (True: the request's default); tool
-    definitions have no such field (`tools`: nothing to do)."""
+    definitions have no such field (`tools`: nothing to do).
+
+    Only content parts take a breakpoint: items without any (the `additional_tools` a
+    tool reference adds, a `tool_search_output`, an `mcp_approval_response`) may end the
+    answer, so the mark goes on the last part before them, and an answer of only such
+    items gets none."""
     breakpoint: PromptCacheBreakpoint = {"mode": "explicit"}
     if ttl == "30m":
         breakpoint["ttl"] = "30m"
@@ -102,13 +107,16 @@ def mark_breakpoint(rendered: list[Any], ttl: str | Literal[True], *, tools: boo
             f"cache_breakpoint={ttl!r}: a Responses breakpoint lives '30m' (the default: "
             "pass True) or '12h'."
         )
-    if tools or not rendered:
+    if tools:
         return
-    last = rendered[-1]
-    key = "content" if "content" in last else "output"
-    if isinstance(last[key], str):
-        last[key] = [_input_text(last[key])]
-    last[key][-1]["prompt_cache_breakpoint"] = breakpoint
+    for item in reversed(rendered):
+        key = "content" if "content" in item else "output"
+        parts = item.get(key)
+        if isinstance(parts, str):
+            parts = item[key] = [_input_text(parts)]
+        if parts:  # else an item with no content part: the mark goes on one before it
+            parts[-1]["prompt_cache_breakpoint"] = breakpoint
+            return
 
 
 def _input_text(text: str) -> ResponseInputTextContentParam:
