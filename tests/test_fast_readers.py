@@ -123,6 +123,14 @@ def _chat_call(call_id: str, arguments: str = "{}") -> dict[str, Any]:
     return {"id": call_id, "type": "function", "function": {"name": "f", "arguments": arguments}}
 
 
+CUSTOM = {"id": "c2", "type": "custom", "custom": {"name": "g", "input": "free text"}}
+"""A Chat custom tool call: the one-pass reader reads it by the general rules."""
+PROGRAM = {"type": "program", "caller_id": "call_prog_01"}
+"""A Responses call made by the model's code (programmatic tool calling)."""
+SERVER = {"type": "code_execution_20260120", "tool_id": "srvtoolu_1"}
+"""An Anthropic call made by the code execution tool (programmatic tool calling)."""
+
+
 def _anthropic(stop_reason: str, *blocks: dict[str, Any]) -> Message:
     return Message.model_validate(
         {"id": "msg_1", "type": "message", "role": "assistant", "model": "m",
@@ -143,15 +151,47 @@ def _function_call(call_id: str, status: str = "completed") -> dict[str, Any]:
             "arguments": "{}", "status": status}  # fmt: skip
 
 
+def _gemini(*parts: genai.Part) -> genai.GenerateContentResponse:
+    content = genai.Content(role="model", parts=list(parts))
+    return genai.GenerateContentResponse(
+        response_id="resp-1.x", candidates=[genai.Candidate(content=content)]
+    )
+
+
 @pytest.mark.parametrize(
     ("api", "response", "declines"),
     [
         ("chat.completions", _chat("tool_calls", _chat_call("a"), _chat_call("b")), False),
         ("chat.completions", _chat("length", _chat_call("a", '{"x": ')), True),
         ("chat.completions", _chat("tool_calls", _chat_call("")), False),
+        ("chat.completions", _chat("tool_calls", _chat_call("a"), CUSTOM, _chat_call("")), False),
+        ("chat.completions", _chat("length", _chat_call("a"), CUSTOM), True),
         ("responses", _responses("completed", _function_call("a"), _function_call("b")), False),
         ("responses", _responses("incomplete", _function_call("a", "incomplete")), True),
         ("responses", _responses("completed", _function_call("")), True),
+        (
+            "responses",
+            _responses(
+                "completed",
+                {**_function_call("a"), "namespace": "crm", "caller": PROGRAM},
+                {**_function_call("b"), "status": None},
+            ),
+            False,
+        ),
+        (
+            "responses",
+            _responses(
+                "completed",
+                {
+                    "type": "custom_tool_call",
+                    "id": "ct",
+                    "call_id": "c",
+                    "name": "g",
+                    "input": "free text",
+                },
+            ),  # fmt: skip
+            True,
+        ),
         (
             "responses",
             _responses(
@@ -179,6 +219,14 @@ def _function_call(call_id: str, status: str = "completed") -> dict[str, Any]:
         ),
         (
             "anthropic",
+            _anthropic(
+                "tool_use",
+                {"type": "tool_use", "id": "t1", "name": "f", "input": {}, "caller": SERVER},
+            ),
+            False,
+        ),
+        (
+            "anthropic",
             _anthropic("max_tokens", {"type": "tool_use", "id": "t1", "name": "f", "input": {}}),
             True,
         ),  # fmt: skip
@@ -189,27 +237,20 @@ def _function_call(call_id: str, status: str = "completed") -> dict[str, Any]:
         ),  # fmt: skip
         (
             "gemini",
-            genai.GenerateContentResponse(
-                response_id="resp-1.x",
-                candidates=[
-                    genai.Candidate(
-                        content=genai.Content(
-                            role="model",
-                            parts=[
-                                genai.Part(text="calling"),
-                                genai.Part(
-                                    function_call=genai.FunctionCall(name="f", args={"a": 1})
-                                ),
-                                genai.Part(function_call=genai.FunctionCall(name="f", id="given")),
-                                genai.Part(function_call=genai.FunctionCall(name="f")),
-                            ],
-                        )
-                    )
-                ],
-            ),  # fmt: skip
+            _gemini(
+                genai.Part(text="calling"),
+                genai.Part(function_call=genai.FunctionCall(name="f", args={"a": 1})),
+                genai.Part(function_call=genai.FunctionCall(name="f", id="given")),
+                genai.Part(function_call=genai.FunctionCall(name="f")),
+            ),
             False,
         ),
         ("gemini", genai.GenerateContentResponse(candidates=[]), True),
+        (
+            "gemini",
+            _gemini(genai.Part(function_call=genai.FunctionCall(name="f", will_continue=True))),
+            True,
+        ),
     ],
 )
 def test_edge_cases_read_the_same_or_decline(api: Api, response: object, declines: bool) -> None:

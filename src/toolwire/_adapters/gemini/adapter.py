@@ -340,35 +340,44 @@ def read_any_response(response: object) -> list[StandardToolCall]:
 
 def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
     """The calls of an SDK GenerateContentResponse with a candidate, read in one pass
-    (None otherwise: `read_any_response` reads it)."""
-    candidates = response.candidates
-    if not candidates:
-        return None
-    content = candidates[0].content
-    parts = content.parts if content is not None else None
-    if not parts:
-        return []
-    calls: list[StandardToolCall] = []
-    prefix: str | None = None  # of the synthesized ids (see `_SynthesizedIds`)
-    call: Any
-    for part in parts:
-        call = getattr(part, "function_call", _MISSING)
-        if call is _MISSING or (call is not None and (call.partial_args or call.will_continue)):
-            return None  # not a Part, or a streamed call (`_standard_call` says why)
-        if call is not None:
-            args = call.args
+    (None otherwise: `read_any_response` reads it).
+
+    Each object's fields are read from its `__dict__` (where pydantic keeps them): a
+    subscript of that dict costs less than an attribute read, which searches the class
+    first. What it cannot read that way (a missing field, a part built by hand) it
+    declines."""
+    try:
+        fields: dict[str, Any] = response.__dict__
+        candidates: list[Any] | None = fields["candidates"]
+        if not candidates:
+            return None
+        content = candidates[0].__dict__["content"]
+        parts: list[Any] | None = content.__dict__["parts"] if content is not None else None
+        if not parts:
+            return []
+        calls: list[StandardToolCall] = []
+        prefix: str | None = None  # of the synthesized ids (see `_SynthesizedIds`)
+        for part in parts:
+            call = part.__dict__["function_call"]
+            if call is None:
+                continue
+            fields = call.__dict__
+            if fields["partial_args"] or fields["will_continue"]:
+                return None  # a streamed call (`_standard_call` says why)
+            args = fields["args"]
             arguments: Mapping[str, Any] = {} if args is None else args
-            call_id = call.id
+            call_id, name = fields["id"], fields["name"] or ""
             if call_id:
-                calls.append(StandardToolCall("function", call_id, call.name or "", arguments))
+                calls.append(StandardToolCall("function", call_id, name, arguments))
                 continue
             if prefix is None:
                 prefix = synthesized_id(response.response_id, 0)[:-1]
-            ordinal = str(len(calls))
             calls.append(
-                StandardToolCall("function", prefix + ordinal, call.name or "", arguments, True)
+                StandardToolCall("function", prefix + str(len(calls)), name, arguments, True)
             )
-    return calls
+        return calls
+    except (AttributeError, KeyError):
+        return None
 
 
 def _turn_of_dict(data: Mapping[str, Any]) -> _Turn:

@@ -159,7 +159,7 @@ class ChatCompletionsAdapter:
     def read_items(
         self, items: Sequence[object], *, other_calls: Literal["raise", "ignore"]
     ) -> list[StandardToolCall]:
-        return _read_uncut(items, None)
+        return _read_tool_calls(items, None, False)
 
     def read_response(
         self, response: object, *, other_calls: Literal["raise", "ignore"]
@@ -276,8 +276,13 @@ def _message_of(response: object) -> tuple[object, str | None, str | None]:
 def read_any_response(response: object) -> list[StandardToolCall]:
     """The calls of a ChatCompletion or a message, whatever their class or state."""
     message, response_id, finish_reason = _message_of(response)
-    cut = finish_reason in CUT_FINISH_REASONS
     tool_calls: Sequence[object] = field(message, "tool_calls") or ()
+    return _read_tool_calls(tool_calls, response_id, finish_reason in CUT_FINISH_REASONS)
+
+
+def _read_tool_calls(
+    tool_calls: Sequence[object], response_id: str | None, cut: bool
+) -> list[StandardToolCall]:
     last = len(tool_calls) - 1
     return [
         _read_call(item, index, response_id, cut, index == last)
@@ -287,34 +292,37 @@ def read_any_response(response: object) -> list[StandardToolCall]:
 
 def read_sdk_completion(response: Any) -> list[StandardToolCall] | None:
     """The calls of an SDK ChatCompletion whose turn was not cut, read in one pass (None
-    otherwise: `read_any_response` reads it)."""
-    choices = response.choices
-    if not choices:
+    otherwise: `read_any_response` reads it).
+
+    The common call, an SDK function call with an id and a name, is read here; any other
+    call of the turn is read by `_read_call`, the general reader's own rules. Each
+    object's fields are read from its `__dict__` (where pydantic keeps them): a subscript
+    of that dict costs less than an attribute read, which searches the class first. What
+    it cannot read that way (a missing field, an object built by hand) it declines.
+    """
+    try:
+        fields: dict[str, Any] = response.__dict__
+        choices: list[Any] = fields["choices"]
+        if not choices:
+            return None
+        response_id: str | None = fields["id"]
+        fields = choices[0].__dict__
+        message = fields["message"]
+        if fields["finish_reason"] in CUT_FINISH_REASONS or message is None:
+            return None  # a null message too: read as the general path reads it, the same way
+        tool_calls: list[Any] | None = message.__dict__["tool_calls"]
+        calls: list[StandardToolCall] = []
+        for item in tool_calls or ():
+            fields = item.__dict__
+            if fields["type"] == "function" and (call_id := fields["id"]):
+                function = fields["function"]
+                if function is not None and (name := (parts := function.__dict__)["name"]):
+                    calls.append(StandardToolCall("function", call_id, name, parts["arguments"]))
+                    continue
+            calls.append(_read_call(item, len(calls), response_id, False, False))
+        return calls
+    except (AttributeError, KeyError):
         return None
-    choice = choices[0]
-    message = choice.message
-    if choice.finish_reason in CUT_FINISH_REASONS or message is None:
-        return None  # a null message too: read as the general path reads it, the same way
-    tool_calls = message.tool_calls
-    return _read_uncut(tool_calls, response.id) if tool_calls else []
-
-
-def _read_uncut(items: Sequence[object], response_id: str | None) -> list[StandardToolCall]:
-    """The calls of a turn that was not cut, an SDK function call with an id and a name
-    (the common case) read inline."""
-    calls: list[StandardToolCall] = []
-    item: Any
-    for index, item in enumerate(items):
-        if (
-            getattr(item, "type", None) == "function"
-            and (call_id := item.id)
-            and (function := item.function) is not None
-            and (name := function.name)
-        ):
-            calls.append(StandardToolCall("function", call_id, name, function.arguments))
-        else:
-            calls.append(_read_call(item, index, response_id, False, False))
-    return calls
 
 
 def _shape_of(response: object) -> Shape:

@@ -280,26 +280,38 @@ def read_any_response(
 def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
     """The calls of an SDK Response that stopped normally and holds only complete
     function calls, messages and reasoning, read in one pass (None otherwise:
-    `read_any_response` reads it)."""
-    if response.status in STOPPED_EARLY:
-        return None
-    calls: list[StandardToolCall] = []
+    `read_any_response` reads it).
+
+    Each object's fields are read from its `__dict__` (where pydantic keeps them): a
+    subscript of that dict costs less than an attribute read, which searches the class
+    first. What it cannot read that way (a missing field, an item built by hand) it
+    declines."""
     item: Any
-    for item in response.output or ():
-        kind = getattr(item, "type", None)
-        if kind == "function_call":
-            call_id, status, name = item.call_id, item.status, item.name
-            if not call_id or not name or not (status == "completed" or status is None):
-                return None
-            if item.namespace is not None:
-                name = flat_name(name, item.namespace)
-            call = StandardToolCall("function", call_id, name, item.arguments)
-            if item.caller is not None:
-                call.caller = caller_of(item.caller)
-            calls.append(call)
-        elif kind != "message" and kind != "reasoning":
+    try:
+        fields: dict[str, Any] = response.__dict__
+        if fields["status"] in STOPPED_EARLY:
             return None
-    return calls
+        calls: list[StandardToolCall] = []
+        for item in fields["output"] or ():
+            fields = item.__dict__
+            kind = fields["type"]
+            if kind == "function_call":
+                call_id, status, name = fields["call_id"], fields["status"], fields["name"]
+                if not call_id or not name or not (status == "completed" or status is None):
+                    return None
+                namespace = fields["namespace"]
+                if namespace is not None:
+                    name = flat_name(name, namespace)
+                call = StandardToolCall("function", call_id, name, fields["arguments"])
+                caller = fields["caller"]
+                if caller is not None:
+                    call.caller = caller_of(caller)
+                calls.append(call)
+            elif kind != "message" and kind != "reasoning":
+                return None
+        return calls
+    except (AttributeError, KeyError):
+        return None
 
 
 def _read_items(
