@@ -304,17 +304,27 @@ def test_string_value_growth_lags_by_at_most_a_sixteenth() -> None:
 
 
 def test_snapshots_never_change_and_repeat_until_the_preview_moves() -> None:
-    """A returned preview never changes later, and is returned again until the preview moves."""
+    """A returned preview never changes later, and is returned again until the preview
+    moves; past `PARSED_WHOLE_UNTIL`, a preview that only the open string moved shares
+    every value off that string's path with the one before (below it, a small buffer is
+    parsed whole, so sharing there is pydantic's business, not a property)."""
+    long = "x" * PARSED_WHOLE_UNTIL
+    name = "a.txt: " + "the first file of the batch, " * 3  # past pydantic's 64-char cache
     preview = ArgumentsPreview()
-    preview.feed('{"files": [{"name": "a", "body": "one')
+    preview.feed('{"files": [{"name": "' + name + '", "body": "' + long)
     first = preview.partial()
     assert preview.partial() is first
-    preview.feed(" two three four five six seven eight nine ten")
+    preview.feed(" two three four five six seven eight nine ten" * 8)
     second = preview.partial()
     assert second is not first
-    assert first == {"files": [{"name": "a", "body": "one"}]}
+    assert first == {"files": [{"name": name, "body": long}]}
     assert second == {
-        "files": [{"name": "a", "body": "one two three four five six seven eight nine ten"}]
+        "files": [
+            {
+                "name": name,
+                "body": long + " two three four five six seven eight nine ten" * 8,
+            }
+        ]
     }
     assert second["files"][0]["name"] is first["files"][0]["name"]
 
