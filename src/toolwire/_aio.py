@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
+from . import _budget
 from ._api import Api
 from ._batch import (
     UnexpectedErrors,
@@ -219,7 +220,8 @@ class ToolGroup(
         is its call's unexpected error (`ToolHookError`), handled as above. `repair`
         and `retries`: as in `toolwire.core` (`RepairPolicy`, `RetryBudget`).
         """
-        check_settings(unexpected_errors, max_concurrency, timeout)
+        if unexpected_errors != "raise" or max_concurrency is not None or timeout is not None:
+            check_settings(unexpected_errors, max_concurrency, timeout)  # not the defaults
         read = read_calls(calls, api=api, other_calls=other_calls)
         if repair is None and retries is None:
             batch = _Batch(self, read, limits)
@@ -556,7 +558,8 @@ class _Batch:
         answered by the time its task ends, and a call left without an answer anyway
         (its task cancelled by other code before it started) becomes an error entry."""
         results = self.results
-        fit_results(self.group, results)
+        if _budget.budgets_exist:
+            fit_results(self.group, results)
         if not self.stopped:
             for result in results:  # a plain loop: the cheapest scan for one call or 1,000
                 if result is None:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
+from . import _budget
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
 from ._batch_extras import BatchExtras
@@ -197,7 +198,8 @@ class ToolGroup(
         `RepairPolicy`). `retries`: the conversation's `RetryBudget`, counting each
         tool's failed calls in a row.
         """
-        check_settings(unexpected_errors)
+        if unexpected_errors != "raise":  # the default needs no check
+            check_settings(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
         if repair is None and retries is None:
             return _run_batch(self, read, context, limits, unexpected_errors, hooks)
@@ -364,8 +366,7 @@ def _run_batch(
         prepared = prepare_all(group, calls, limits)
     results: list[ToolCallResult[Any] | None] = []
     item: Any
-    for index, item in enumerate(prepared):
-        call = calls[index]
+    for call, item in zip(calls, prepared, strict=True):
         if type(item) is ToolCallFailure or type(item) is ToolCallSuccess:  # answered already
             results.append(cast("ToolCallResult[Any]", item))
             continue
@@ -387,10 +388,12 @@ def _run_batch(
         if unexpected_errors == "fail":
             results.append(unexpected_failure(call, error))
             continue
+        index = len(results)  # the call's
         errors: list[Exception | None] = [None] * len(calls)
         errors[index] = error
         results.extend([None] * (len(calls) - index))
         fit_results(group, results)
         raise batch_error(calls, results, errors) from None
-    fit_results(group, results)
+    if _budget.budgets_exist:
+        fit_results(group, results)
     return results
