@@ -352,6 +352,11 @@ def _watched(
     return (result, None) if result is not None else (None, error)
 
 
+_NOT_TO_RUN = frozenset({ToolCallFailure, ToolCallSuccess, Crashed})
+"""What a prepared entry is when it is not a tool instance to run: its answer already
+(refused, edited away, answered), or its validation's exception (`Crashed`)."""
+
+
 def _run_batch(
     group: Mapping[str, type[ToolModel]],
     calls: list[StandardToolCall],
@@ -367,10 +372,10 @@ def _run_batch(
     results: list[ToolCallResult[Any] | None] = []
     item: Any
     for call, item in zip(calls, prepared, strict=True):
-        if type(item) is ToolCallFailure or type(item) is ToolCallSuccess:  # answered already
-            results.append(cast("ToolCallResult[Any]", item))
-            continue
-        if type(item) is Crashed:
+        if type(item) in _NOT_TO_RUN:  # one test for the common case, a tool instance
+            if type(item) is not Crashed:  # answered already
+                results.append(item)
+                continue
             error: Exception | None = item.error
         elif watch is None:
             try:
