@@ -207,6 +207,44 @@ def _gemini(*parts: genai.Part) -> genai.GenerateContentResponse:
             ),  # fmt: skip
             True,
         ),
+        (  # what the server ran (a web search, an MCP call) leaves nothing to run: one pass
+            "responses",
+            _responses(
+                "completed",
+                {
+                    "type": "web_search_call",
+                    "id": "ws",
+                    "status": "completed",
+                    "action": {"type": "search", "query": "q"},
+                },
+                _function_call("a"),
+                {
+                    "type": "mcp_call",
+                    "id": "mc",
+                    "server_label": "s",
+                    "name": "t",
+                    "arguments": "{}",
+                    "output": "done",
+                },
+                {"type": "reasoning", "id": "rs", "summary": []},
+            ),  # fmt: skip
+            False,
+        ),
+        (  # an MCP approval request is a call the general reader reads
+            "responses",
+            _responses(
+                "completed",
+                _function_call("a"),
+                {
+                    "type": "mcp_approval_request",
+                    "id": "ap",
+                    "server_label": "s",
+                    "name": "t",
+                    "arguments": "{}",
+                },
+            ),  # fmt: skip
+            True,
+        ),
         (
             "anthropic",
             _anthropic(

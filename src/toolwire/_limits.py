@@ -9,7 +9,7 @@ Both checks are iterative (no recursion) and linear in the input.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,7 +26,8 @@ class ArgumentLimits:
     Attributes:
         max_chars: largest accepted arguments, in characters of JSON text. For dict
             arguments (Anthropic, Gemini) the count is the total length of keys and
-            string values plus one per value, a close, cheap stand-in for JSON size.
+            string values (a `str` subclass, such as a `StrEnum` member, is a string)
+            plus one per value, a close, cheap stand-in for JSON size.
         max_depth: deepest accepted nesting of objects and arrays (the arguments
             object itself is depth 1). At most 200.
     """
@@ -92,6 +93,8 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
 
     The JSON types are told apart by exact type first, so the `Mapping` check (an
     ABC's, many times dearer) runs only for values of other types, never for a list.
+    Lists and tuples nest, their subclasses do not (like any other value, they count
+    one); a key counts its length if it is a string, 8 if not.
     """
     if type(data) is not dict:
         return _check_nested([(data, 1)], 2, limits)
@@ -105,9 +108,13 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
                 size += len(key) + len(value)
             else:
                 size += len(key)
-                if not (kind is int or kind is float or kind is bool or value is None) and (
-                    kind is dict or kind is list or kind is tuple or isinstance(value, Mapping)
-                ):
+                if kind is int or kind is float or kind is bool or value is None:
+                    continue
+                if kind is dict or kind is list or kind is tuple:
+                    nested.append((value, 2))
+                elif isinstance(value, str):  # a str subclass (a StrEnum member): its length
+                    size += len(value)
+                elif isinstance(value, Mapping):
                     nested.append((value, 2))  # pyright: ignore[reportUnknownArgumentType]
     except TypeError:  # a key without a length (a hand-built dict): the general walk
         return _check_nested([(top, 1)], 2, limits)
@@ -117,20 +124,47 @@ def check_dict(data: Any, limits: ArgumentLimits) -> str | None:
 
 
 def _check_nested(stack: list[tuple[Any, int]], size: int, limits: ArgumentLimits) -> str | None:
-    """Walk the containers on `stack` (each with its depth), adding to `size`."""
+    """Walk the containers on `stack` (each with its depth), adding to `size`.
+
+    A list or tuple of strings (tags, lines) is summed by one `str.join`, a large
+    container of scalars or of strings by a few C calls on its set of value types: the
+    per-value loop runs only for small or mixed containers.
+    """
     while stack:
         node, depth = stack.pop()
         if depth > limits.max_depth:
             return _too_deep(limits)
         kind: type[Any] = type(node)  # pyright: ignore[reportUnknownVariableType]
-        children: Iterable[Any]
-        if kind is dict or (kind is not list and kind is not tuple and isinstance(node, Mapping)):
-            mapping: Mapping[Any, Any] = node  # pyright: ignore[reportUnknownVariableType]
+        children: Collection[Any]
+        if kind is dict or not (kind is list or kind is tuple):
+            mapping: Mapping[Any, Any] = node
             children = mapping.values()
             for key in mapping:
                 size += len(key) if type(key) is str else 8
         else:
             children = node
+            if node and type(node[0]) is str:  # likely all strings: one C call, if so
+                try:
+                    size += len(node) + len(_join(node))
+                except TypeError:  # not all strings after all: the loop below
+                    pass
+                else:
+                    if size > limits.max_chars:
+                        return _too_large(limits)
+                    continue
+        count = len(children)
+        size += count  # one per value
+        if count >= _SORTED_FROM:
+            kinds = set(map(type, children))
+            if kinds <= _SCALARS:
+                if size > limits.max_chars:
+                    return _too_large(limits)
+                continue
+            if kinds <= _STR_ONLY:
+                size += sum(map(len, children))
+                if size > limits.max_chars:
+                    return _too_large(limits)
+                continue
         deeper = depth + 1
         for value in children:
             kind = type(value)  # pyright: ignore[reportUnknownVariableType]
@@ -138,14 +172,24 @@ def _check_nested(stack: list[tuple[Any, int]], size: int, limits: ArgumentLimit
                 size += len(value)
             elif kind is dict or kind is list or kind is tuple:
                 stack.append((value, deeper))
-            elif not (kind is int or kind is float or kind is bool or value is None) and isinstance(
-                value, Mapping
-            ):
-                stack.append((value, deeper))  # pyright: ignore[reportUnknownArgumentType]
-            size += 1
+            elif not (kind is int or kind is float or kind is bool or value is None):
+                if isinstance(value, str):  # a str subclass (a StrEnum member): its length
+                    size += len(value)
+                elif isinstance(value, Mapping):
+                    stack.append((value, deeper))  # pyright: ignore[reportUnknownArgumentType]
         if size > limits.max_chars:
             return _too_large(limits)
     return None
+
+
+_join = "".join
+
+_SORTED_FROM = 16
+"""From this many values, a container's set of value types (one C pass) tells whether
+it holds only scalars or only strings, so no per-value loop is needed."""
+
+_SCALARS: frozenset[type] = frozenset((int, float, bool, type(None)))
+_STR_ONLY: frozenset[type] = frozenset((str,))
 
 
 def _too_large(limits: ArgumentLimits) -> str:

@@ -61,6 +61,7 @@ from .choice import choice_params
 from .definitions import loaded_tool_names, nested, tool_search_definition
 from .items import (
     CALL_KINDS,
+    NOT_CALLS,
     ClientCall,
     client_call,
     flat_name,
@@ -279,8 +280,9 @@ def read_any_response(
 
 def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
     """The calls of an SDK Response that stopped normally and holds only complete
-    function calls, messages and reasoning, read in one pass (None otherwise:
-    `read_any_response` reads it).
+    function calls and items with nothing for the client to run (messages, reasoning,
+    the server's own tool calls such as a web search: `NOT_CALLS`), read in one pass
+    (None otherwise: `read_any_response` reads it).
 
     Each object's fields are read from its `__dict__` (where pydantic keeps them): a
     subscript of that dict costs less than an attribute read, which searches the class
@@ -307,8 +309,8 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
                 if caller is not None:
                     call.caller = caller_of(caller)
                 calls.append(call)
-            elif kind != "message" and kind != "reasoning":
-                return None
+            elif kind not in NOT_CALLS:
+                return None  # a call of another kind (a custom or client call...)
         return calls
     except (AttributeError, KeyError):
         return None

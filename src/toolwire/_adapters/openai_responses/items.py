@@ -16,6 +16,7 @@ from .._base import field
 
 __all__ = [
     "CALL_KINDS",
+    "NOT_CALLS",
     "ClientCall",
     "client_call",
     "flat_name",
@@ -45,7 +46,7 @@ _CLIENT_CALL_ANSWERS: dict[str, str] = {
 }
 """Client-side calls of the SDK's `ResponseOutputItem` union, and the item answering each."""
 
-_NOT_CALLS = (
+NOT_CALLS = (
     RESPONSES_ITEM_TYPES - CALL_KINDS.keys() - _CLIENT_CALL_ANSWERS.keys() - {"tool_search_call"}
 )
 """Items with nothing for the client to run: text, reasoning, server-side tool calls
@@ -80,7 +81,7 @@ def client_call(kind: str, item: Any) -> ClientCall | None:
     type toolwire does not know is a client call when it carries a `call_id` and is
     not an output (the developer enabled a tool this version does not describe).
     """
-    if kind in _NOT_CALLS or kind == "tool_search_call":  # a client one is a call (above)
+    if kind in NOT_CALLS or kind == "tool_search_call":  # a client one is a call (above)
         return None
     answer = _CLIENT_CALL_ANSWERS.get(kind)
     if answer is None:
