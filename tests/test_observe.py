@@ -231,6 +231,43 @@ def test_a_debug_line_per_executed_call(caplog: pytest.LogCaptureFixture) -> Non
     )
 
 
+def test_debug_logging_switched_on_after_a_quiet_batch(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """`observer` reads the logger's cached "not DEBUG" answer instead of asking it: every
+    way of turning DEBUG on afterwards (the logger's level, its parent's, lifting
+    `logging.disable`) still logs the next call's line."""
+    logger = logging.getLogger("toolwire")
+    one = message(("get_weather", {"city": "Paris"}))
+    line = "execute_tool get_weather (call toolu_0): success"
+
+    def lines_after(switch_on: Any, switch_off: Any) -> list[str]:
+        caplog.clear()
+        GROUP.run_tool_calls(one, None)  # quiet: the logger caches "DEBUG is off"
+        assert _observe.observer(None) is None
+        switch_on()
+        try:
+            GROUP.run_tool_calls(one, None)
+        finally:
+            switch_off()
+        GROUP.run_tool_calls(one, None)  # quiet again
+        return [record.getMessage().rsplit(" in ", 1)[0] for record in caplog.records]
+
+    caplog.set_level(logging.DEBUG, logger="toolwire")  # its handler takes DEBUG records
+    logger.setLevel(logging.INFO)  # the logger does not
+    assert lines_after(lambda: logger.setLevel(logging.DEBUG), lambda: logger.setLevel(logging.INFO)) == [line]  # fmt: skip
+    logger.setLevel(logging.NOTSET)  # the level comes from the root logger
+    root = logging.getLogger()
+    before = root.level
+    root.setLevel(logging.INFO)
+    assert lines_after(lambda: root.setLevel(logging.DEBUG), lambda: root.setLevel(logging.INFO)) == [line]  # fmt: skip
+    logging.disable(logging.DEBUG)
+    logger.setLevel(logging.DEBUG)
+    assert lines_after(lambda: logging.disable(logging.NOTSET), lambda: logging.disable(logging.DEBUG)) == [line]  # fmt: skip
+    logging.disable(logging.NOTSET)
+    root.setLevel(before)
+
+
 def test_nothing_watches_by_default() -> None:
     """No hooks, no provider set, logger above DEBUG: no observer, no per-call work."""
     assert _observe.observer(None) is None

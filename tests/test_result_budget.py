@@ -8,6 +8,9 @@ keeps the full result. Text parts are cut, images kept; budgets apply after the
 from __future__ import annotations
 
 import asyncio
+import copy
+import pickle
+from collections.abc import Callable
 from typing import Any
 
 import mcp_types as types
@@ -19,7 +22,7 @@ from mcp import Client
 from tests.helpers import anthropic_message
 from tests.mcp.servers import lowlevel_server, run
 from tests.test_guardrails import first_response, second_request
-from toolwire import aio
+from toolwire import _budget, aio
 from toolwire._api import API_NAMES, Api
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -205,6 +208,36 @@ def test_aio_batch_and_single_call() -> None:
     single = asyncio.run(group.run_tool_call(anthropic_calls("read_log").content[0].model_dump(), None))  # fmt: skip
     assert batched.result_content == single.result_content
     assert len(single.result_content) <= 600 and single.cut is not None
+
+
+def unpickled(group: Any) -> Any:
+    return pickle.loads(pickle.dumps(group))
+
+
+@pytest.mark.parametrize("arrive", [unpickled, copy.deepcopy])
+def test_a_budget_that_arrives_unpickled_or_copied_applies(
+    monkeypatch: pytest.MonkeyPatch, arrive: Callable[[Any], Any]
+) -> None:
+    """Batches skip the budget check while no `ResultBudget` exists in the process: a
+    process whose only budget arrives in an unpickled (or copied) group, never built by
+    `ResultBudget(...)`, still cuts by it, in core and in aio."""
+    group = ToolGroup.from_list([read_log], result_budget=ResultBudget(max_chars=500))
+    aio_group = aio.ToolGroup.from_list([aio_read_log], result_budget=ResultBudget(max_chars=500))
+    monkeypatch.setattr(_budget, "budgets_exist", False)  # as in a fresh process
+    arrived, aio_arrived = arrive(group), arrive(aio_group)
+    (result,) = arrived.run_tool_calls(anthropic_calls("read_log"), None)
+    assert len(result.result_content) <= 500 and result.cut is not None
+    (result,) = asyncio.run(aio_arrived.run_tool_calls(anthropic_calls("read_log"), None))
+    assert len(result.result_content) <= 500 and result.cut is not None
+
+
+class aio_read_log(aio.BaseFunctionToolModel[None, int]):
+    """Read the build log."""
+
+    model_tool_custom_name = "read_log"
+
+    async def model_tool_handler(self, context: None) -> tuple[str, int]:
+        return LOG, 7
 
 
 def test_mistakes_are_refused_early() -> None:

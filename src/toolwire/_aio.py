@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
+from . import _budget
 from ._api import Api
 from ._batch import (
     UnexpectedErrors,
@@ -219,7 +220,8 @@ class ToolGroup(
         is its call's unexpected error (`ToolHookError`), handled as above. `repair`
         and `retries`: as in `toolwire.core` (`RepairPolicy`, `RetryBudget`).
         """
-        check_settings(unexpected_errors, max_concurrency, timeout)
+        if unexpected_errors != "raise" or max_concurrency is not None or timeout is not None:
+            check_settings(unexpected_errors, max_concurrency, timeout)  # not the defaults
         read = read_calls(calls, api=api, other_calls=other_calls)
         if repair is None and retries is None:
             batch = _Batch(self, read, limits)
@@ -437,13 +439,15 @@ def _raised_cancelled(
 
 
 def _handler(tool: ToolModel, context: Any) -> Awaitable[object]:
-    awaitable = cast(_Handles, tool).model_tool_handler(context)
+    # Typed by annotation, not `cast(...)`: a call (and a subscription) per call at run time.
+    handles: Any = tool  # an aio tool: its handler is `async def model_tool_handler`
+    awaitable: Any = handles.model_tool_handler(context)
     if not hasattr(awaitable, "__await__"):
         raise TypeError(
             f"{type(tool).__name__}.model_tool_handler is not async. toolwire.aio tools need "
             "`async def model_tool_handler`; for plain functions use toolwire.core."
         )
-    return cast(Awaitable[object], awaitable)
+    return awaitable
 
 
 class _Batch:
@@ -483,12 +487,12 @@ class _Batch:
         hooks: ToolHooks | None = None,
     ) -> list[Any]:
         self.watch = observer(hooks)  # None unless hooks, tracing or debug logging are on
-        self.run_call = self._invoke if self.watch is None else self._observed
+        if self.watch is not None:
+            self.run_call = self._observed
         try:
-            start = asyncio.get_running_loop().create_task  # ensure_future re-checks each one
+            self.owner = owner = asyncio.current_task()  # raises where no event loop runs
         except RuntimeError:
             raise no_event_loop() from None
-        self.owner = owner = asyncio.current_task()
         if owner is not None and owner.cancelling():  # it runs on after a cancellation
             self.owner_cancels = owner.cancelling()
         others: list[tuple[int, ToolModel]] = []  # the calls of tools that are not sequential
@@ -513,10 +517,21 @@ class _Batch:
             and owner is not None
             and not in_anyio_scope(owner)
         ):
-            await self._alone(*lone, context, unexpected_errors)
+            # The batch's only call to run, when nothing can time it out or cancel it
+            # apart from the task awaiting the batch (no timeout, no other call; a slot is
+            # free for it): run in that task, without a task of its own. Cancelling the
+            # awaiting task cancels the handler where it waits, as it would cancel the
+            # call's task, and each further request reaches it; a handler that catches
+            # the cancellation and returns still ends the batch with it. Not inside an
+            # anyio cancel scope (see `in_anyio_scope`), nor in a task that runs on after
+            # a cancellation.
+            await self.run_call(*lone, context, unexpected_errors, None)
+            if self._batch_cancelled():
+                raise asyncio.CancelledError
             return self._outcome(unexpected_errors)
         # Tasks take their first steps in the order they are made: the other tools'
         # calls, then each sequential tool's chain.
+        start = asyncio.get_running_loop().create_task  # ensure_future re-checks each one
         tasks: list[asyncio.Task[None]] = []
         if max_concurrency is None:
             for index, item in others:
@@ -537,26 +552,13 @@ class _Batch:
         await _wait_all(tasks, self)
         return self._outcome(unexpected_errors)
 
-    async def _alone(
-        self, index: int, tool: ToolModel, context: Any, unexpected_errors: UnexpectedErrors
-    ) -> None:
-        """The batch's only call to run, when nothing can time it out or cancel it apart
-        from the task awaiting the batch (no timeout, no other call; a slot is free for
-        it): run in that task, without a task of its own. Cancelling the awaiting task
-        cancels the handler where it waits, as it would cancel the call's task, and each
-        further request reaches it; a handler that catches the cancellation and returns
-        still ends the batch with it. Not inside an anyio cancel scope (see
-        `in_anyio_scope`), nor in a task that runs on after a cancellation."""
-        await self.run_call(index, tool, context, unexpected_errors, None)
-        if self._batch_cancelled():
-            raise asyncio.CancelledError
-
     def _outcome(self, unexpected_errors: UnexpectedErrors) -> list[Any]:
         """The results, or `ToolBatchError`. Never a list with a hole: every call is
         answered by the time its task ends, and a call left without an answer anyway
         (its task cancelled by other code before it started) becomes an error entry."""
         results = self.results
-        fit_results(self.group, results)
+        if _budget.budgets_exist:
+            fit_results(self.group, results)
         if not self.stopped:
             for result in results:  # a plain loop: the cheapest scan for one call or 1,000
                 if result is None:
@@ -860,7 +862,3 @@ async def _wait_all(tasks: list[asyncio.Task[None]], batch: _Batch) -> None:
     first = next((failure for failure in failures if failure is not None), None)
     if first is not None:
         raise first
-
-
-class _Handles:
-    def model_tool_handler(self, context: Any, /) -> object: ...

@@ -12,13 +12,14 @@ Budgets apply to successes, once every hook has run (what the model finally read
 guardrail's replacement included). Text parts are measured and cut; images and files
 are not text: they are neither counted nor cut (the media limits of each API apply to
 them). A plain dispatch pays one check per batch: `fit_results` returns at once unless
-the group has a budget or some tool class defines one.
+the group has a budget or some tool class defines one, and skips even that while no
+`ResultBudget` exists (`budgets_exist`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, MutableSequence, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any
 
 from ._parts import ResultPart, parts_text
@@ -50,6 +51,8 @@ class ResultBudget:
     count_tokens: Callable[[str], int] | None = None
 
     def __post_init__(self) -> None:
+        global budgets_exist
+        budgets_exist = True
         for name in ("max_chars", "max_tokens"):
             value: object = getattr(self, name)
             if value is not None and (type(value) is not int or value < 1):
@@ -66,6 +69,13 @@ class ResultBudget:
                 "counted by your tokenizer, e.g. count_tokens=lambda text: "
                 "len(encoding.encode(text)). For a limit without one, use max_chars=."
             )
+
+    def __setstate__(self, state: list[object]) -> None:
+        """A budget unpickled or copied (which skips `__init__`): it exists too."""
+        global budgets_exist
+        budgets_exist = True
+        for item, value in zip(fields(self), state, strict=True):  # as dataclasses would
+            object.__setattr__(self, item.name, value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -87,6 +97,11 @@ class ResultCut:
     cut_tokens: int | None
     budget: ResultBudget
 
+
+budgets_exist = False
+"""Whether this process holds a `ResultBudget` (made, copied or unpickled): until it
+does, no tool and no group can have one, so a batch skips `fit_results` on this one
+test, without a call. Once one exists, `fit_results` says which results it applies to."""
 
 _tool_budgets = False
 """Whether any tool class defines `model_tool_result_budget` (then every batch looks)."""

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any, Generic, Literal, cast
 
 from typing_extensions import TypeAliasType, TypeVar
 
+from . import _budget
 from ._api import Api
 from ._batch import UnexpectedErrors, batch_error, check_settings, unexpected_failure
 from ._batch_extras import BatchExtras
@@ -197,7 +198,8 @@ class ToolGroup(
         `RepairPolicy`). `retries`: the conversation's `RetryBudget`, counting each
         tool's failed calls in a row.
         """
-        check_settings(unexpected_errors)
+        if unexpected_errors != "raise":  # the default needs no check
+            check_settings(unexpected_errors)
         read = read_calls(calls, api=api, other_calls=other_calls)
         if repair is None and retries is None:
             return _run_batch(self, read, context, limits, unexpected_errors, hooks)
@@ -350,6 +352,11 @@ def _watched(
     return (result, None) if result is not None else (None, error)
 
 
+_NOT_TO_RUN = frozenset({ToolCallFailure, ToolCallSuccess, Crashed})
+"""What a prepared entry is when it is not a tool instance to run: its answer already
+(refused, edited away, answered), or its validation's exception (`Crashed`)."""
+
+
 def _run_batch(
     group: Mapping[str, type[ToolModel]],
     calls: list[StandardToolCall],
@@ -364,12 +371,12 @@ def _run_batch(
         prepared = prepare_all(group, calls, limits)
     results: list[ToolCallResult[Any] | None] = []
     item: Any
-    for index, item in enumerate(prepared):
+    for index, item in enumerate(prepared):  # zip(..., strict=True) costs 2k more per batch
         call = calls[index]
-        if type(item) is ToolCallFailure or type(item) is ToolCallSuccess:  # answered already
-            results.append(cast("ToolCallResult[Any]", item))
-            continue
-        if type(item) is Crashed:
+        if type(item) in _NOT_TO_RUN:  # one test for the common case, a tool instance
+            if type(item) is not Crashed:  # answered already
+                results.append(item)
+                continue
             error: Exception | None = item.error
         elif watch is None:
             try:
@@ -392,5 +399,6 @@ def _run_batch(
         results.extend([None] * (len(calls) - index))
         fit_results(group, results)
         raise batch_error(calls, results, errors) from None
-    fit_results(group, results)
+    if _budget.budgets_exist:
+        fit_results(group, results)
     return results

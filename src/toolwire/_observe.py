@@ -20,7 +20,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from ._call import StandardToolCall
 from ._guardrails import after_verdict, before_verdict
@@ -44,6 +44,12 @@ failure answering it when the `before` hook refused it (then no handler runs).""
 _DEBUG = 10  # logging.DEBUG
 _logger: Logger | None = None
 """The `toolwire` logger, got once `logging` is loaded."""
+_level_cache: dict[int, bool] = {}
+"""The `toolwire` logger's own cache of `isEnabledFor` answers by level, once `logging` is
+loaded (until then: empty, so asked of nobody). `logging` fills it as `isEnabledFor`
+answers, and clears it (the same dict) on every change that could change an answer
+(`setLevel` on any logger, `logging.disable`, configuration). A False found in it is
+`isEnabledFor`'s answer exactly, read without a call; anything else asks the logger."""
 
 
 def _toolwire_logger() -> Logger | None:
@@ -51,11 +57,20 @@ def _toolwire_logger() -> Logger | None:
     configured it, so it takes no DEBUG records. `logging` is 2 ms of importing
     `toolwire.core`; a plain dispatch does not need it (an application that logs has
     loaded it anyway)."""
-    global _logger
+    global _logger, _level_cache
     logging = sys.modules.get("logging")
     if logging is not None:
         _logger = logging.getLogger("toolwire")
+        cache: object = getattr(_logger, "_cache", None)
+        if type(cache) is dict:  # a logging that keeps its answers elsewhere: ask each time
+            _level_cache = cast("dict[int, bool]", cache)
     return _logger
+
+
+def _debug_logs() -> bool:
+    """Whether the `toolwire` logger takes DEBUG records (a debug line per call)."""
+    logger = _logger or _toolwire_logger()
+    return logger is not None and logger.isEnabledFor(_DEBUG)
 
 
 @dataclass(slots=True)
@@ -162,12 +177,12 @@ def _current_tracer() -> Tracer | None:
 def observer(hooks: ToolHooks | None, *, plain: bool = False) -> Observer | None:
     """The batch's observer, or None when nothing watches (the common case). `plain`:
     the batch runs plain functions (toolwire.core), which refuses `async def` hooks."""
-    logger = _logger or _toolwire_logger()
-    logs = logger is not None and logger.isEnabledFor(_DEBUG)
+    # The common case inline, asked on every dispatch: no hooks, debug logging off (the
+    # logger's cached answer, else the logger asked), OpenTelemetry not imported or
+    # imported with no provider set. Read as little as possible: next to pydantic's
+    # validation, each step here costs a visible share of a one-call dispatch.
+    logs = _level_cache.get(_DEBUG) is not False and _debug_logs()
     if hooks is None and not logs:
-        # The common case inline, asked on every dispatch: OpenTelemetry not imported, or
-        # imported with no provider set. Read as little as possible: next to pydantic's
-        # validation, each step here costs a visible share of a one-call dispatch.
         trace = _untraced
         if trace is None:
             if "opentelemetry.trace" not in sys.modules:
