@@ -41,6 +41,21 @@ class OpenCall:
         """The raw argument text received so far."""
         return self.preview.raw
 
+    def add(self, fragment: str) -> ToolCallArgumentsDelta:
+        """Append a non-empty argument fragment and return its event. Accumulators that
+        keep the open call call this directly for each fragment (one call layer, no
+        lookup); `CallTracker.add` finds the call by key first."""
+        preview = self.preview
+        return new_arguments_delta(
+            self.index,
+            self.provider_index,
+            self.call_id,
+            self.name,
+            fragment,
+            preview,
+            preview.add(fragment),
+        )
+
 
 class CallTracker:
     """The calls of one streamed turn, keyed by whatever the API identifies them with."""
@@ -92,16 +107,7 @@ class CallTracker:
         call = self._open.get(key)
         if call is None or not fragment:
             return None
-        preview = call.preview
-        return new_arguments_delta(
-            call.index,
-            call.provider_index,
-            call.call_id,
-            call.name,
-            fragment,
-            preview,
-            preview.add(fragment),
-        )
+        return call.add(fragment)
 
     def finish(
         self,
