@@ -14,7 +14,24 @@ from typing import Any, NamedTuple, Protocol
 
 from toolwire.core import StandardToolCall, ToolCallArgumentsDelta
 
-__all__ = ["Folded", "fold_alike"]
+__all__ = ["Folded", "WithoutDict", "fold_alike"]
+
+
+class WithoutDict:
+    """An item of a compatible library that keeps its fields elsewhere than in a
+    `__dict__` (read by attribute): a fast path that reads `__dict__` must leave it
+    to the general path."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self._fields = fields
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
 
 
 class Accumulator(Protocol):

@@ -18,7 +18,7 @@ from anthropic.types.beta import BetaRawMessageStreamEvent
 
 from tests.conformance.test_anthropic_round_trips import all_anthropic_cases, synthesized_sse
 from tests.shared_data import require_shared
-from tests.stream_lockstep import fold_alike
+from tests.stream_lockstep import WithoutDict, fold_alike
 from tests.test_anthropic_stream import end, start, stop, tool_block
 from toolwire._adapters.anthropic.stream import AnthropicStreamAccumulator
 
@@ -109,22 +109,6 @@ STREAMS: dict[str, tuple[int, list[dict[str, Any]]]] = {
         ],
     ),
 }
-
-
-class WithoutDict:
-    """An event of a compatible library that keeps its fields elsewhere than in a
-    `__dict__` (read by attribute)."""
-
-    __slots__ = ("_fields",)
-
-    def __init__(self, fields: dict[str, Any]) -> None:
-        self._fields = fields
-
-    def __getattr__(self, name: str) -> Any:
-        try:
-            return self._fields[name]
-        except KeyError:
-            raise AttributeError(name) from None
 
 
 @pytest.mark.parametrize("name", list(STREAMS))

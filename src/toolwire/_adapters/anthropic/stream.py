@@ -32,7 +32,7 @@ from ..._streaming._events import (
     ToolCallTruncated,
     TurnEnded,
 )
-from ..._streaming._gate import TAKE, StreamGate
+from ..._streaming._gate import TAKE, NoItem, StreamGate
 from ..._streaming._tracker import CallTracker, OpenCall, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .callers import caller_of
@@ -93,11 +93,6 @@ class _Block:
         """Fields replaced whole by a delta (signature, compaction content)."""
 
 
-class _Unreadable:
-    """The fast path's event type once it found it cannot read the events: no item is
-    of this type, so every event takes the general path."""
-
-
 class AnthropicStreamAccumulator(TrackedStream):
     """Folds one streamed Messages turn (`client.messages.create(..., stream=True)`).
 
@@ -121,7 +116,7 @@ class AnthropicStreamAccumulator(TrackedStream):
         self._event_fields: dict[str, Any] = {}
         self._fragment_type: type | None = None
         """The type of the input_json_delta events the fast path reads, set when the
-        general path folds the first one (`_Unreadable` once the fast path found it
+        general path folds the first one (`NoItem` once the fast path found it
         cannot read that type)."""
 
     def feed(self, item: object) -> list[StreamEvent]:
@@ -153,7 +148,7 @@ class AnthropicStreamAccumulator(TrackedStream):
                             return [call.add(fragment)] if fragment else []
             except (AttributeError, KeyError):  # not readable so (a compatible library's
                 # event, built by hand): the general path takes events of its type
-                self._fragment_type = _Unreadable
+                self._fragment_type = NoItem
         return self._feed(item)
 
     def _feed(self, item: object) -> list[StreamEvent]:
