@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 
+from tests.helpers import get_weather
 from tests.images import PNG
 from tests.test_anthropic_param_keys import undefined_keys
 from toolwire._adapters.openai_chat.servers import KNOWN_SERVERS
@@ -27,15 +28,6 @@ from toolwire.core import (
 from toolwire.testing import FakeOpenAI, FakeReply, check_history
 
 USER: ChatCompletionMessageParam = {"role": "user", "content": "Weather in Paris and Rome?"}
-
-
-class get_weather(BaseFunctionToolModel[None, None]):
-    """Get the weather in a city."""
-
-    city: str
-
-    def model_tool_handler(self, context: None) -> tuple[str, None]:
-        return f"Sunny in {self.city}.", None
 
 
 class radar(BaseFunctionToolModel[None, None]):
