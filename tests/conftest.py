@@ -4,7 +4,7 @@ tests run as many examples as the suite's strength says (tests/strength.py)."""
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -49,6 +49,23 @@ def _no_api_keys(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     os.environ.setdefault("TOOLWIRE_TESTING", "1")
+
+
+@pytest.fixture
+def pydantic_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The names of the classes whose field docstrings pydantic's own reader read (it
+    searches the call stack for each class's source)."""
+    from pydantic._internal import _fields
+
+    read: list[str] = []
+    original: Callable[..., dict[str, str]] = _fields.extract_docstrings_from_cls  # pyright: ignore[reportPrivateImportUsage]
+
+    def spy(cls: type, use_inspect: bool = False) -> dict[str, str]:
+        read.append(cls.__name__)
+        return original(cls, use_inspect=use_inspect)
+
+    monkeypatch.setattr(_fields, "extract_docstrings_from_cls", spy)
+    yield read
 
 
 @pytest.fixture

@@ -1,7 +1,9 @@
 """`tool_result_messages(..., cache_breakpoint=True)` on every API, for every item kind an
 answer can end with: where the breakpoint lands (Responses: on the last content part,
-before an `additional_tools` item, which has none; Anthropic: on the message's last
-block, the last attachment with `media="message"`; Chat Completions and Gemini: nothing),
+before an `additional_tools` item, which has none; Chat Completions: on the tool
+message's text as its one part, or on the attachments message's last part; Anthropic:
+on the message's last block, the last attachment with `media="message"`; Gemini:
+nothing),
 and `check_history` accepting each history such an answer makes. The assistant turns
 come from the fakes, so the calls and ids are the real SDK shapes."""
 
@@ -143,7 +145,19 @@ def test_the_breakpoint_ends_every_answer_where_the_api_takes_one() -> None:
     assert answers == snapshot(
         {
             "chat.completions": {
-                "text native": [{"role": "tool", "tool_call_id": "call_2", "content": "Done."}],
+                "text native": [
+                    {
+                        "role": "tool",
+                        "tool_call_id": "call_2",
+                        "content": [
+                            {
+                                "type": "text",
+                                "text": "Done.",
+                                "prompt_cache_breakpoint": {"mode": "explicit"},
+                            }
+                        ],
+                    }
+                ],
                 "text message": "as native",
                 "text auto": "as native",
                 "image native": [
@@ -164,6 +178,7 @@ Done.
                                 "image_url": {
                                     "url": "data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAIAAACQd1PeAAAADElEQVR4nGMQaPgAAAIkAYFvkeRkAAAAAElFTkSuQmCC"
                                 },
+                                "prompt_cache_breakpoint": {"mode": "explicit"},
                             },
                         ],
                     },
@@ -189,6 +204,7 @@ Done.
                                     "file_data": "data:application/pdf;base64,JVBERi0xLjQKJSVFT0YK",
                                     "filename": "document.pdf",
                                 },
+                                "prompt_cache_breakpoint": {"mode": "explicit"},
                             },
                         ],
                     },

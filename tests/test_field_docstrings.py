@@ -3,18 +3,17 @@ makes them, read by toolwire's cheaper reader (`_docstrings`) where it can.
 
 Each case defines the same body twice, as a tool and as a plain pydantic model with
 `use_attribute_docstrings=True`, and compares their whole JSON schemas; a spy on
-pydantic's own reader says which one read the tool's docstrings.
+pydantic's own reader (`pydantic_reads`, in conftest.py) says which one read the tool's
+docstrings.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
 from typing import Annotated, Any, ClassVar
 
 import pydantic
-import pytest
-from pydantic._internal import _fields
 
+from toolwire import aio, core
 from toolwire.aio import BaseFunctionToolModel as AioTool
 from toolwire.core import BaseFunctionToolModel
 
@@ -23,20 +22,6 @@ DOCUMENTED = pydantic.ConfigDict(use_attribute_docstrings=True)
 
 class Tool(BaseFunctionToolModel[None, None]):
     """A base for the cases (a tool without fields)."""
-
-
-@pytest.fixture
-def pydantic_reads(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The names of the classes whose docstrings pydantic's own reader read."""
-    read: list[str] = []
-    original: Callable[..., dict[str, str]] = _fields.extract_docstrings_from_cls  # pyright: ignore[reportPrivateImportUsage]
-
-    def spy(cls: type, use_inspect: bool = False) -> dict[str, str]:
-        read.append(cls.__name__)
-        return original(cls, use_inspect=use_inspect)
-
-    monkeypatch.setattr(_fields, "extract_docstrings_from_cls", spy)
-    yield read
 
 
 def _same_schema(tool: type[pydantic.BaseModel], plain: type[pydantic.BaseModel]) -> None:
@@ -232,3 +217,36 @@ def test_fields_under_an_if_are_left_to_pydantic(pydantic_reads: list[str]) -> N
 
     assert Conditional.model_fields["width"].description == "Columns."
     assert pydantic_reads == ["Conditional"]
+
+
+def test_the_tool_search_class_is_not_searched_for_source(pydantic_reads: list[str]) -> None:
+    """The class `add_tool_search` makes has no source (it is made by `type()`): pydantic's
+    reader, which would walk the whole call stack looking for one, is not asked."""
+
+    class Deferred(Tool):
+        """A deferred tool."""
+
+        model_tool_defer_loading = True
+
+        def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return "", None
+
+    class AioDeferred(AioTool[None, None]):
+        """A deferred tool."""
+
+        model_tool_defer_loading = True
+
+        async def model_tool_handler(self, context: None) -> tuple[str, None]:
+            return "", None
+
+    core_group = core.ToolGroup.from_list([Deferred])
+    core_group.add_tool_search(execution="client")
+    aio_group = aio.ToolGroup.from_list([AioDeferred])
+    aio_group.add_tool_search(execution="client")
+    assert pydantic_reads == []
+    search = core_group["tool_search"]
+    assert (
+        search.model_fields["queries"].description
+        == aio_group["tool_search"].model_fields["queries"].description
+    )
+    assert search.model_fields["queries"].description

@@ -18,6 +18,7 @@ from inline_snapshot import snapshot
 from toolwire.core import (
     Api,
     BaseFunctionToolModel,
+    ChatServer,
     StandardToolCall,
     ToolCallCompleted,
     ToolCallStream,
@@ -327,8 +328,8 @@ class TestCacheBreakpoints:
         )
         assert fake.requests[-1]["input"][-1] == answer[0]
 
-    @pytest.mark.parametrize("api", ["chat.completions", "gemini"])
-    def test_apis_that_cache_on_their_own_get_nothing(self, api: Api) -> None:
+    @pytest.mark.parametrize("api", [ChatServer.OLLAMA, "gemini"], ids=["ollama", "gemini"])
+    def test_apis_that_cache_on_their_own_get_nothing(self, api: Api | ChatServer) -> None:
         plain: list[Any] = GROUP.tool_definitions(api)
         assert GROUP.tool_definitions(api, cache_breakpoint=True) == plain
         results = [GROUP.run_tool_call(CALL, None)]

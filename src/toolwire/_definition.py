@@ -143,7 +143,7 @@ CustomToolFormat = TextFormat | GrammarFormat
 CacheBreakpoint = bool | Literal["5m", "1h", "30m", "12h"]
 """A prompt-cache breakpoint where the API takes explicit ones (`cache_breakpoint=`):
 True for the API's default lifetime, or a lifetime it takes (Anthropic "5m" or "1h",
-Responses "30m" or "12h"); False for none."""
+Responses and OpenAI's Chat Completions "30m" or "12h"); False for none."""
 
 _TTLS = ("5m", "1h", "30m", "12h")
 
@@ -155,7 +155,8 @@ def cache_ttl(value: object) -> str | bool:
         return cast("str | bool", value)
     raise ValueError(
         f"cache_breakpoint={value!r}: pass True (the API's default lifetime), a lifetime "
-        "('5m' or '1h' on Anthropic, '30m' or '12h' on Responses), or False."
+        "('5m' or '1h' on Anthropic, '30m' or '12h' on Responses and Chat Completions), or "
+        "False."
     )
 
 

@@ -197,11 +197,14 @@ def tool_result_messages(
 
     `cache_breakpoint=True` (or a lifetime) ends the answer with a prompt-cache
     breakpoint where the API takes explicit ones: Anthropic (`cache_control` on the
-    message's last block; "5m" or "1h") and Responses (`prompt_cache_breakpoint` on the
-    answer's last content part; "30m" or "12h"; items with none, such as the
+    message's last block; "5m" or "1h"), Responses and OpenAI's Chat Completions
+    (`prompt_cache_breakpoint` on the answer's last content part, a tool message's text
+    becoming its one text part; "30m" or "12h"; items with none, such as the
     `additional_tools` a tool reference adds, may follow it). Use it on long results
     the next turns reread; Anthropic takes at most four breakpoints in a request,
-    tools, system and messages together. Chat Completions and Gemini cache on their own: nothing is added.
+    tools, system and messages together. Gemini and the Chat Completions servers that
+    take no explicit breakpoints (`ChatServer.cache_breakpoints`) cache on their own:
+    nothing is added.
     """
     if not results:
         return []

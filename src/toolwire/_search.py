@@ -160,6 +160,10 @@ def tool_search_class(
     namespace: dict[str, Any] = {
         "__module__": __name__,
         "__doc__": _DESCRIPTION,
+        # Made by `type()`, the class has no source to read field docstrings from; asked
+        # to, pydantic would search every frame of the call stack for one (~4 ms 80
+        # frames deep, against 0.5 ms for the whole class).
+        "model_config": pydantic.ConfigDict(use_attribute_docstrings=False),
         "__annotations__": {"queries": list[str]},
         "queries": pydantic.Field(min_length=1, description=_QUERIES_DESCRIPTION),
         "model_tool_custom_name": TOOL_SEARCH_NAME,

@@ -1,13 +1,14 @@
 """What the two OpenAI APIs (Chat Completions and Responses) share: the tool-name rule,
 the arguments of a replayed call that had none, which media OpenAI takes next to a
-tool result, and where the parallel-calls switch goes. No SDK import.
+tool result, where the parallel-calls switch goes, and where an explicit prompt-cache
+breakpoint goes. No SDK import.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from .._media import file_text, image_type_outside, media_bytes_problem
 from .._parts import FilePart, ImagePart, MediaPart, media_kind, media_type_of
@@ -21,6 +22,7 @@ __all__ = [
     "check_openai_name",
     "document_text",
     "filename",
+    "mark_breakpoint",
     "openai_choice_params",
     "openai_media_note",
 ]
@@ -91,3 +93,38 @@ def openai_choice_params(tool_choice: Any, parallel: bool | None) -> dict[str, A
     if parallel is not None:
         params["parallel_tool_calls"] = parallel
     return params
+
+
+def mark_breakpoint(
+    rendered: list[Any], ttl: str | Literal[True], *, tools: bool, text_type: str, api_title: str
+) -> None:
+    """Mark the last content part of `rendered` (the messages or items answering a turn)
+    as the end of a reusable prompt prefix, with OpenAI's `prompt_cache_breakpoint` of
+    lifetime `ttl` (True: the request's `prompt_cache_options.ttl`, "30m" by default);
+    tool definitions have no such field (`tools`: only the lifetime is checked). A
+    content given as text becomes its one text part (`text_type`: "text" on Chat
+    Completions, "input_text" on Responses); `api_title` names the API in the error for
+    a lifetime OpenAI does not take.
+
+    Only content parts take a breakpoint: items without any (the `additional_tools` a
+    tool reference adds, a `tool_search_output`, an `mcp_approval_response`) may end the
+    answer, so the mark goes on the last part before them, and an answer of only such
+    items gets none."""
+    breakpoint: dict[str, str] = {"mode": "explicit"}
+    if ttl is not True:
+        if ttl not in ("30m", "12h"):
+            raise ValueError(
+                f"cache_breakpoint={ttl!r}: a {api_title} breakpoint lives '30m' (the "
+                "default: pass True) or '12h'."
+            )
+        breakpoint["ttl"] = ttl
+    if tools:
+        return
+    for item in reversed(rendered):
+        key = "content" if "content" in item else "output"
+        parts: Any = item.get(key)
+        if isinstance(parts, str):
+            parts = item[key] = [{"type": text_type, "text": parts}]
+        if parts:  # else an item with no content part: the mark goes on one before it
+            parts[-1]["prompt_cache_breakpoint"] = breakpoint
+            return

@@ -29,7 +29,7 @@ from .._base import (
     media_native_for_every_model,
     no_argument_fragments,
 )
-from .._openai import NO_ARGUMENTS, check_openai_name
+from .._openai import NO_ARGUMENTS, check_openai_name, mark_breakpoint
 from .choice import choice_params
 from .fragments import arguments_text
 from .results import attachments, place, tool_message
@@ -133,7 +133,18 @@ class ChatCompletionsAdapter:
     def mark_cache_breakpoint(
         self, rendered: list[Any], ttl: str | Literal[True], *, where: Literal["tools", "results"]
     ) -> None:
-        """Nothing: the API caches prompt prefixes on its own, with no breakpoint to set."""
+        """A `prompt_cache_breakpoint` on the last content part of the turn's answer: the
+        last tool message's text becomes its one text part, or the attachments message's
+        last part; tool definitions take none. Nothing for a server that takes no
+        explicit breakpoints (`ChatServer.cache_breakpoints`)."""
+        if self.server.cache_breakpoints:
+            mark_breakpoint(
+                rendered,
+                ttl,
+                tools=where == "tools",
+                text_type="text",
+                api_title="Chat Completions",
+            )
 
     def tool_definitions(
         self, definitions: list[Any], namespaces: Sequence[ToolNamespace | None]

@@ -5,7 +5,7 @@ Reading needs no profile: whatever a server sends (ids, chunking, reasoning fiel
 arguments as objects) is read from the traffic. A profile says what a server accepts
 back, which only its refusals show: the `strict` flag, a forced `tool_choice`, the
 content of a tool-call message without text, the form of call ids, the reasoning fields
-it takes back (and the one it requires). Pass one wherever `api="chat.completions"`
+it takes back (and the one it requires), explicit prompt-cache breakpoints. Pass one wherever `api="chat.completions"`
 goes; toolwire then writes for that server, and the testing fakes answer as it does.
 No module imports an SDK here: `import toolwire.core` stays free of them.
 """
@@ -79,6 +79,12 @@ class ChatServer:
     """The reasoning field every assistant turn with tool calls must carry back while
     thinking is on (DeepSeek, Kimi: "reasoning_content"): `check_history` reports a turn
     that lost it once the history shows the server thinking, and the fake refuses it."""
+    cache_breakpoints: bool = True
+    """Whether content parts may carry OpenAI's explicit prompt-cache breakpoint
+    (`prompt_cache_breakpoint`), which `tool_result_messages(..., cache_breakpoint=True)`
+    puts on the answer's last content part. False: `cache_breakpoint=` adds nothing (the
+    lifetime is not checked), as on Gemini: the server caches prompt prefixes on its own,
+    or not at all. Of the known servers only OpenAI's documents them."""
 
     OPENAI: ClassVar[ChatServer]
     AZURE_OPENAI: ClassVar[ChatServer]
@@ -148,41 +154,50 @@ def derived_id(seed: str, length: int, alphabet: str = ALPHANUMERIC) -> str:
 ChatServer.OPENAI = ChatServer("OpenAI")
 """OpenAI's own API: the default, what `"chat.completions"` means."""
 
-ChatServer.AZURE_OPENAI = ChatServer("Azure OpenAI")
-"""Azure OpenAI: OpenAI's rules. Its streams open with a chunk without choices
-(prompt filter results), which toolwire skips without being told."""
+ChatServer.AZURE_OPENAI = ChatServer("Azure OpenAI", cache_breakpoints=False)
+"""Azure OpenAI: OpenAI's rules, but no explicit cache breakpoints: its prompt-caching
+guide (GPT-5.6 included) documents `prompt_cache_key` and `prompt_cache_retention`, not
+`prompt_cache_breakpoint`. Its streams open with a chunk without choices (prompt filter
+results), which toolwire skips without being told."""
 
 ChatServer.OLLAMA = ChatServer(
-    "Ollama", empty_content="empty", replays=("reasoning_content", "reasoning_details", "reasoning")
+    "Ollama",
+    empty_content="empty",
+    replays=("reasoning_content", "reasoning_details", "reasoning"),
+    cache_breakpoints=False,
 )
 """Ollama's `/v1` endpoint: answers 400 "invalid message content type: <nil>" to
 `content: null` (pydantic/pydantic-ai#5206), so a turn without text carries `""`; its
 `reasoning` (thinking models) goes back, which its OpenAI layer reads as thinking."""
 
 ChatServer.VLLM = ChatServer(
-    "vLLM", replays=("reasoning_content", "reasoning_details", "reasoning")
+    "vLLM",
+    replays=("reasoning_content", "reasoning_details", "reasoning"),
+    cache_breakpoints=False,
 )
 """vLLM: takes `reasoning` back on assistant messages (a recorded next turn with it was
 accepted: pydantic-ai's Crusoe cassette), as well as `reasoning_content`."""
 
-ChatServer.LLAMA_CPP = ChatServer("llama.cpp server")
-"""llama.cpp's `llama-server`: OpenAI's rules; its `reasoning_content` goes back. Calls
-in object mode (arguments as objects) are read without being told."""
+ChatServer.LLAMA_CPP = ChatServer("llama.cpp server", cache_breakpoints=False)
+"""llama.cpp's `llama-server`: OpenAI's rules (but no cache breakpoints); its
+`reasoning_content` goes back. Calls in object mode (arguments as objects) are read
+without being told."""
 
-ChatServer.LM_STUDIO = ChatServer("LM Studio", empty_content="empty")
+ChatServer.LM_STUDIO = ChatServer("LM Studio", empty_content="empty", cache_breakpoints=False)
 """LM Studio: answers tool-call turns with content `""`, and `""` goes back for a turn
 without text (null content is reported refused by LM Studio, as by Ollama)."""
 
-ChatServer.SGLANG = ChatServer("SGLang")
-"""SGLang: OpenAI's rules; its `reasoning_content` goes back."""
+ChatServer.SGLANG = ChatServer("SGLang", cache_breakpoints=False)
+"""SGLang: OpenAI's rules (but no cache breakpoints); its `reasoning_content` goes
+back."""
 
-ChatServer.GROQ = ChatServer("Groq", replays=())
+ChatServer.GROQ = ChatServer("Groq", replays=(), cache_breakpoints=False)
 """Groq: answers 400 "property 'reasoning' is unsupported" (or 'reasoning_content') to
 any reasoning field on an assistant message (karthink/gptel#774, janhq/jan#8136), so
 none goes back. A call that fails its server-side check comes as a 400
 `tool_use_failed`: see `failed_generation`."""
 
-ChatServer.MISTRAL = ChatServer("Mistral", call_id_length=9, replays=())
+ChatServer.MISTRAL = ChatServer("Mistral", call_id_length=9, replays=(), cache_breakpoints=False)
 """Mistral: call ids are exactly 9 letters and digits (400 "Tool call id was ... but
 must be a-z, A-Z, 0-9, with a length of 9", nearai/ironclaw#1241), and it answers 422
 `extra_forbidden` to reasoning fields on assistant messages (charmbracelet/crush#1590)."""
@@ -191,6 +206,7 @@ ChatServer.DEEPSEEK = ChatServer(
     "DeepSeek",
     forced_tool_choice="refused_while_thinking",
     required_reasoning="reasoning_content",
+    cache_breakpoints=False,
 )
 """DeepSeek: in thinking mode (V4's default) every tool-call turn must carry its
 `reasoning_content` back (400 "The `reasoning_content` in the thinking mode must be
@@ -202,6 +218,7 @@ ChatServer.KIMI = ChatServer(
     strict=False,
     forced_tool_choice="refused_while_thinking",
     required_reasoning="reasoning_content",
+    cache_breakpoints=False,
 )
 """Kimi / Moonshot: with thinking on (K2.6's default) tool-call turns need their
 `reasoning_content` back (400 "thinking is enabled but reasoning_content is missing in
@@ -209,26 +226,27 @@ assistant tool call message", bytedance/deer-flow#3043) and a forced tool_choice
 refused (400 "tool_choice 'required' is incompatible with thinking enabled",
 AstrBotDevs/AstrBot#7805); its tools take no `strict` (pydantic/pydantic-ai#2211)."""
 
-ChatServer.ZAI = ChatServer("Z.AI (GLM)")
+ChatServer.ZAI = ChatServer("Z.AI (GLM)", cache_breakpoints=False)
 """Z.AI: its `reasoning_content` goes back. Arguments streamed as objects are read
 without being told."""
 
-ChatServer.MINIMAX = ChatServer("MiniMax")
+ChatServer.MINIMAX = ChatServer("MiniMax", cache_breakpoints=False)
 """MiniMax: its `reasoning_details` (with reasoning_split) go back whole, as its
 function-calling guide asks."""
 
-ChatServer.OPENROUTER = ChatServer("OpenRouter")
+ChatServer.OPENROUTER = ChatServer("OpenRouter", cache_breakpoints=False)
 """OpenRouter: its `reasoning_details` go back unmodified with the tool calls, as its
 reasoning guide asks (signatures included)."""
 
-ChatServer.TOGETHER = ChatServer("Together AI")
-"""Together AI: OpenAI's rules (no refusal of them is recorded)."""
+ChatServer.TOGETHER = ChatServer("Together AI", cache_breakpoints=False)
+"""Together AI: OpenAI's rules (no refusal of them is recorded), but no cache
+breakpoints."""
 
-ChatServer.FIREWORKS = ChatServer("Fireworks")
-"""Fireworks: OpenAI's rules. It repeats a call's id on each fragment, and Kimi there
+ChatServer.FIREWORKS = ChatServer("Fireworks", cache_breakpoints=False)
+"""Fireworks: OpenAI's rules (but no cache breakpoints). It repeats a call's id on each fragment, and Kimi there
 sends the name after the id: both are read without being told."""
 
-ChatServer.GEMINI_OPENAI = ChatServer("Gemini (OpenAI endpoint)")
+ChatServer.GEMINI_OPENAI = ChatServer("Gemini (OpenAI endpoint)", cache_breakpoints=False)
 """Google's OpenAI-compatible Gemini endpoint: each call's `extra_content` (its thought
 signature) goes back with the call; Gemini 3 answers 400 without it."""
 

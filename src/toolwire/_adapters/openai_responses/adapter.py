@@ -56,7 +56,7 @@ from .._base import (
     media_native_for_every_model,
     no_argument_fragments,
 )
-from .._openai import NO_ARGUMENTS, check_openai_name
+from .._openai import NO_ARGUMENTS, check_openai_name, mark_breakpoint
 from .choice import choice_params
 from .definitions import loaded_tool_names, nested, tool_search_definition
 from .items import (
@@ -70,7 +70,7 @@ from .items import (
 )
 from .programs import CALLER_NAMES, caller_of
 from .replay import as_input_item
-from .results import attachments, mark_breakpoint, output_item, place
+from .results import attachments, output_item, place
 from .turn import STOPPED_EARLY, is_cut, status_of
 
 if TYPE_CHECKING:
@@ -154,7 +154,9 @@ class ResponsesAdapter:
         """A `prompt_cache_breakpoint` on the last content part of the turn's answer (an
         output's text becomes its one `input_text` part), before any item holding none
         (`additional_tools`); tool definitions take none."""
-        mark_breakpoint(rendered, ttl, tools=where == "tools")
+        mark_breakpoint(
+            rendered, ttl, tools=where == "tools", text_type="input_text", api_title="Responses"
+        )
 
     def output_format(self, spec: FunctionToolSpec) -> ResponseFormatTextJSONSchemaConfigParam:
         check_openai_name(spec.name, self.api)

@@ -12,7 +12,7 @@ URL, a file's `file_data`, never a `file_url`), with the checks bytes get.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from ..._media import (
     MediaPlacement,
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
         FunctionCallOutput,
         McpApprovalResponse,
     )
-    from openai.types.responses.response_input_text_content_param import PromptCacheBreakpoint
 
     from ..._result import ToolCallResult
 
@@ -51,7 +50,6 @@ __all__ = [
     "approval_response",
     "attachments",
     "loaded_definitions",
-    "mark_breakpoint",
     "output_item",
     "place",
     "search_output",
@@ -86,37 +84,6 @@ def output_item(
     if result.type == "custom":
         return {"type": "custom_tool_call_output", "call_id": result.call_id, "output": output}
     return {"type": "function_call_output", "call_id": result.call_id, "output": output}
-
-
-def mark_breakpoint(rendered: list[Any], ttl: str | Literal[True], *, tools: bool) -> None:
-    """Mark the last content part of `rendered` (the items answering a turn) as the end of
-    a reusable prompt prefix, with lifetime `ttl` (True: the request's default); tool
-    definitions have no such field (`tools`: nothing to do).
-
-    Only content parts take a breakpoint: items without any (the `additional_tools` a
-    tool reference adds, a `tool_search_output`, an `mcp_approval_response`) may end the
-    answer, so the mark goes on the last part before them, and an answer of only such
-    items gets none."""
-    breakpoint: PromptCacheBreakpoint = {"mode": "explicit"}
-    if ttl == "30m":
-        breakpoint["ttl"] = "30m"
-    elif ttl == "12h":
-        breakpoint["ttl"] = "12h"
-    elif ttl is not True:
-        raise ValueError(
-            f"cache_breakpoint={ttl!r}: a Responses breakpoint lives '30m' (the default: "
-            "pass True) or '12h'."
-        )
-    if tools:
-        return
-    for item in reversed(rendered):
-        key = "content" if "content" in item else "output"
-        parts = item.get(key)
-        if isinstance(parts, str):
-            parts = item[key] = [_input_text(parts)]
-        if parts:  # else an item with no content part: the mark goes on one before it
-            parts[-1]["prompt_cache_breakpoint"] = breakpoint
-            return
 
 
 def _input_text(text: str) -> ResponseInputTextContentParam:
