@@ -9,12 +9,14 @@ folded without reaching `_feed`), so that the comparisons are not vacuous.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any, NamedTuple, Protocol
 
 from toolwire.core import StandardToolCall, ToolCallArgumentsDelta
 
-__all__ = ["Folded", "WithoutDict", "fold_alike"]
+__all__ = ["Folded", "WithoutDict", "compatible_items", "fold_alike"]
 
 
 class WithoutDict:
@@ -32,6 +34,15 @@ class WithoutDict:
             return self._fields[name]
         except KeyError:
             raise AttributeError(name) from None
+
+
+def compatible_items(raw: list[dict[str, Any]], kind: str) -> list[Any]:
+    """`raw` items as a compatible library's objects, read by attribute: "namespace"
+    (`SimpleNamespace`, fields in `__dict__`) or "slots" (`WithoutDict`)."""
+    make: Callable[[dict[str, Any]], object] = (
+        WithoutDict if kind == "slots" else lambda fields: SimpleNamespace(**fields)
+    )
+    return [json.loads(json.dumps(item), object_hook=make) for item in raw]
 
 
 class Accumulator(Protocol):
