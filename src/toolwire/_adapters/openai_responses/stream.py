@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Any, cast
 from ..._api import is_sdk_type, mro_names
 from ..._definition import TOOL_SEARCH_NAME
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
-from ..._streaming._gate import TAKE, NoItem, StreamGate
+from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .items import CALL_KINDS, flat_name, is_search_call
@@ -111,34 +111,8 @@ class ResponsesStreamAccumulator(TrackedStream):
         """The program that made each call it made, by output index."""
         self._final: Response | None = None
         self._error: str | None = None
-        self._fragment_type: type | None = None
-        """The type of the argument delta events the fast path reads, set when the
-        general path folds the first one (`NoItem` once the fast path found it cannot
-        read that type)."""
 
     def feed(self, item: object) -> list[StreamEvent]:
-        # Fast path. Most events of a long call are argument deltas, fed inside the SDK's
-        # own stream loop, where an attribute read of the SDK's models costs ten times a
-        # plain one: such an event's fields are read from its `__dict__` (where pydantic
-        # keeps them), and what the fast path does not take (a delta naming its call by
-        # item id only, any other event, an event after the terminal one) goes to the
-        # general path, which reads it again.
-        if type(item) is self._fragment_type and self._final is None:
-            try:
-                fields: dict[str, Any] = item.__dict__
-                if fields["type"] in _ARGUMENT_DELTAS:
-                    index = fields["output_index"]
-                    fragment = fields["delta"]
-                    if index is not None and type(fragment) is str:
-                        delta = self._tracker.add(index, fragment)
-                        return [] if delta is None else [delta]
-            except (AttributeError, KeyError):  # not readable so (a compatible library's
-                # event, built by hand): the general path takes events of its type
-                self._fragment_type = NoItem
-        return self._feed(item)
-
-    def _feed(self, item: object) -> list[StreamEvent]:
-        """The general path: any item."""
         event: Any = item
         if type(item) not in _GATE.actions:
             _GATE.admit(item)
@@ -150,8 +124,6 @@ class ResponsesStreamAccumulator(TrackedStream):
                 "and start a new one for the next request."
             )
         if kind in _ARGUMENT_DELTAS:
-            if self._fragment_type is None:
-                self._fragment_type = type(item)  # its like may take the fast path
             index = getattr(event, "output_index", None)
             key = index if index is not None else self._key_of_item(event)
             delta = self._tracker.add(key, event.delta)
