@@ -17,7 +17,7 @@ from ._events import (
     ToolCallCompleted,
     ToolCallStarted,
     ToolCallTruncated,
-    new_arguments_delta,
+    arguments_delta,
 )
 from ._preview import ArgumentsPreview
 
@@ -41,20 +41,10 @@ class OpenCall:
         """The raw argument text received so far."""
         return self.preview.raw
 
-    def add(self, fragment: str) -> ToolCallArgumentsDelta:
-        """Append a non-empty argument fragment and return its event. Accumulators that
-        keep the open call call this directly for each fragment (one call layer, no
-        lookup); `CallTracker.add` finds the call by key first."""
-        preview = self.preview
-        return new_arguments_delta(
-            self.index,
-            self.provider_index,
-            self.call_id,
-            self.name,
-            fragment,
-            preview,
-            preview.add(fragment),
-        )
+    add = arguments_delta
+    """`add(fragment)`: append a non-empty argument fragment and return its event.
+    Accumulators that keep the open call call this directly for each fragment (one
+    call layer, no lookup); `CallTracker.add` finds the call by key first."""
 
 
 class CallTracker:
