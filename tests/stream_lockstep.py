@@ -9,12 +9,40 @@ folded without reaching `_feed`), so that the comparisons are not vacuous.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
+from types import SimpleNamespace
 from typing import Any, NamedTuple, Protocol
 
 from toolwire.core import StandardToolCall, ToolCallArgumentsDelta
 
-__all__ = ["Folded", "fold_alike"]
+__all__ = ["Folded", "WithoutDict", "compatible_items", "fold_alike"]
+
+
+class WithoutDict:
+    """An item of a compatible library that keeps its fields elsewhere than in a
+    `__dict__` (read by attribute): a fast path that reads `__dict__` must leave it
+    to the general path."""
+
+    __slots__ = ("_fields",)
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        self._fields = fields
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self._fields[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def compatible_items(raw: list[dict[str, Any]], kind: str) -> list[Any]:
+    """`raw` items as a compatible library's objects, read by attribute: "namespace"
+    (`SimpleNamespace`, fields in `__dict__`) or "slots" (`WithoutDict`)."""
+    make: Callable[[dict[str, Any]], object] = (
+        WithoutDict if kind == "slots" else lambda fields: SimpleNamespace(**fields)
+    )
+    return [json.loads(json.dumps(item), object_hook=make) for item in raw]
 
 
 class Accumulator(Protocol):

@@ -10,7 +10,7 @@ Completions delta, the item's `output_index` in Responses, the content block's
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from typing_extensions import TypeAliasType
 
@@ -186,6 +186,55 @@ class NewArgumentsDelta(AssignsPlainly, ToolCallArgumentsDelta):
     __slots__ = ()
 
 
+class CallFields(Protocol):
+    """What an argument delta copies from its call (`OpenCall` has these)."""
+
+    @property
+    def index(self) -> int: ...
+    @property
+    def provider_index(self) -> int: ...
+    @property
+    def call_id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def preview(self) -> ArgumentsPreview: ...
+
+
+@dataclass(slots=True)
+class _GivenCall:
+    """The fields of a call given one by one (to `new_arguments_delta`)."""
+
+    index: int
+    provider_index: int
+    call_id: str
+    name: str
+    preview: ArgumentsPreview
+
+
+def arguments_delta(call: CallFields, fragment: str, position: int = -1) -> ToolCallArgumentsDelta:
+    """Append a non-empty argument fragment to `call`'s preview and return its event;
+    with a `position`, append nothing and make the event of fragment `position`, already
+    in the preview. It is `OpenCall.add`, the one function streams make these events
+    with (a call layer per streamed fragment counts).
+
+    The event is made at the cost of a plain object: calling a class runs its
+    constructor in a new interpreter frame entered from C, and a frozen class assigns
+    through `object.__setattr__`; this allocates and assigns without either."""
+    preview = call.preview
+    this: Any = _allocate(NewArgumentsDelta)  # its fields assign plainly, unlike the
+    # frozen public class's
+    this.index = call.index
+    this.provider_index = call.provider_index
+    this.call_id = call.call_id
+    this.name = call.name
+    this.fragment = fragment
+    this._arguments = preview
+    this._position = preview.add(fragment) if position < 0 else position
+    this.__class__ = ToolCallArgumentsDelta
+    return this
+
+
 def new_arguments_delta(
     index: int,
     provider_index: int,
@@ -195,21 +244,11 @@ def new_arguments_delta(
     arguments: ArgumentsPreview,
     position: int,
 ) -> ToolCallArgumentsDelta:
-    """`ToolCallArgumentsDelta(...)` at the cost of a plain object, for the one event made
-    per streamed fragment (the class's `__new__` calls it): calling a class runs its
-    constructor in a new interpreter frame entered from C, and a frozen class assigns
-    through `object.__setattr__`; this allocates and assigns without either."""
-    this: Any = _allocate(NewArgumentsDelta)  # its fields assign plainly, unlike the
-    # frozen public class's
-    this.index = index
-    this.provider_index = provider_index
-    this.call_id = call_id
-    this.name = name
-    this.fragment = fragment
-    this._arguments = arguments
-    this._position = position
-    this.__class__ = ToolCallArgumentsDelta
-    return this
+    """`ToolCallArgumentsDelta(...)` (the class's `__new__` and unpickling call it): the
+    event for fragment `position` of `arguments` (what `ArgumentsPreview.add` returned
+    for `fragment`)."""
+    given = _GivenCall(index, provider_index, call_id, name, arguments)
+    return arguments_delta(given, fragment, position)
 
 
 _allocate = object.__new__

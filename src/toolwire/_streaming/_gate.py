@@ -11,11 +11,17 @@ from collections.abc import Callable, Mapping
 
 from .._api import Api, wrong_stream_item
 
-__all__ = ["SKIP", "TAKE", "UNWRAP", "StreamGate"]
+__all__ = ["SKIP", "TAKE", "UNWRAP", "NoItem", "StreamGate"]
 
 TAKE, UNWRAP, SKIP = 0, 1, 2
 """What a stream accumulator does with an item: fold it; fold the chunk it wraps (the
 openai chat helper's `ChunkEvent`); or ignore it (helper events that restate a chunk)."""
+
+
+class NoItem:
+    """A type no stream item has. A fast path that checks an item's type against the
+    type it reads takes this one once it found it cannot read items of that type (a
+    compatible library's objects), so that they all take the general path."""
 
 
 class StreamGate:

@@ -187,6 +187,11 @@ class ArgumentsPreview:
     @property
     def raw(self) -> str:
         """The JSON text fed so far (joined when first read after a feed, then cached)."""
+        return self._joined()
+
+    def _joined(self) -> str:
+        """`raw`, for the refreshes: a method call costs less than a property read from
+        inside the class, on the path of a stale `partial_arguments`."""
         chunks = self._chunks
         if len(chunks) != 1:
             chunks[:] = ["".join(chunks)]
@@ -290,19 +295,20 @@ class ArgumentsPreview:
 
         The result is the documented preview itself (no lag); a fragment holding a "}"
         is parsed again whole, which stays cheap because the buffer is small."""
-        raw = self.raw
+        raw = self._joined()
         tail = len(raw) - raw.rfind('"')  # at the end: a string body with no quote in it
         if tail >= _LONG_STRING and tail * 4 > len(raw) * 3:
             return False  # a long last string (a file being written): from here the leaf
             # shortcut costs less than parsing whole, once the scanner has caught up
         try:
-            value = from_json(raw, allow_partial="trailing-strings", allow_inf_nan=False)
+            value: Any = from_json(raw, allow_partial="trailing-strings", allow_inf_nan=False)
         except (ValueError, TypeError, RecursionError):  # malformed (a raw surrogate is a
             # TypeError), or nested past the parser's limit
             return False
-        if not isinstance(value, dict):
+        if value.__class__ is not dict:  # the parser makes plain dicts (no `cast` call on
+            # this path: it runs on most previews of a small call)
             return False
-        self._preview = cast("dict[str, Any]", value)
+        self._preview = value
         self._moved_to(self._size)
         return True
 

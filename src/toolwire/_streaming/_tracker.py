@@ -17,7 +17,7 @@ from ._events import (
     ToolCallCompleted,
     ToolCallStarted,
     ToolCallTruncated,
-    new_arguments_delta,
+    arguments_delta,
 )
 from ._preview import ArgumentsPreview
 
@@ -40,6 +40,11 @@ class OpenCall:
     def arguments(self) -> str:
         """The raw argument text received so far."""
         return self.preview.raw
+
+    add = arguments_delta
+    """`add(fragment)`: append a non-empty argument fragment and return its event.
+    Accumulators that keep the open call call this directly for each fragment (one
+    call layer, no lookup); `CallTracker.add` finds the call by key first."""
 
 
 class CallTracker:
@@ -92,16 +97,7 @@ class CallTracker:
         call = self._open.get(key)
         if call is None or not fragment:
             return None
-        preview = call.preview
-        return new_arguments_delta(
-            call.index,
-            call.provider_index,
-            call.call_id,
-            call.name,
-            fragment,
-            preview,
-            preview.add(fragment),
-        )
+        return call.add(fragment)
 
     def finish(
         self,

@@ -32,8 +32,8 @@ from ..._streaming._events import (
     ToolCallTruncated,
     TurnEnded,
 )
-from ..._streaming._gate import TAKE, StreamGate
-from ..._streaming._tracker import CallTracker, TrackedStream
+from ..._streaming._gate import TAKE, NoItem, StreamGate
+from ..._streaming._tracker import CallTracker, OpenCall, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .callers import caller_of
 from .turn import CUT_STOP_REASONS, INVALID_JSON_KEY, status_of
@@ -106,29 +106,49 @@ class AnthropicStreamAccumulator(TrackedStream):
         self._tracker = CallTracker()
         self._start: Any = None
         self._blocks: list[_Block] = []
-        self._open_call: int | None = None
-        """Index of the tool_use block not yet reported complete (at most one)."""
+        self._open_call: OpenCall | None = None
+        """The tool_use block not yet reported complete (at most one); its
+        `provider_index` is the block's index."""
         self._inputs: dict[int, Any] = {}
         """Final input of each tool_use block, by index."""
         self._delta: Any = None
         self._usage: dict[str, Any] = {}
         self._event_fields: dict[str, Any] = {}
         self._fragment_type: type | None = None
-        """The type of the input_json_delta events the fast path reads, set once the
-        general path has folded one it can read."""
+        """The type of the input_json_delta events the fast path reads, set when the
+        general path folds the first one (`NoItem` once the fast path found it
+        cannot read that type)."""
 
     def feed(self, item: object) -> list[StreamEvent]:
         # Fast path. Almost every event of a long tool call is one input_json_delta for
         # the open call, fed inside the SDK's own stream loop, where an attribute read
-        # of the SDK's models costs ten times a plain one: recognising such an event
-        # reads 2 attributes and 4 dict entries (see `_continued_input`) against 9
-        # attributes and two more calls on the general path.
+        # of the SDK's models costs ten times a plain one and each call layer counts
+        # (toolwire's code runs cold between the SDK's): recognising such an event reads
+        # 2 attributes and 4 dict entries, against 9 attributes and two more calls on
+        # the general path, and its fragment goes straight to the open call.
+        #
+        # Each object's fields are read from its `__dict__` (where pydantic keeps them):
+        # a subscript of that dict costs less than an attribute read of a model. It only
+        # reads, so an event it does not take goes to the general path, which reads it
+        # again. The general path's other checks hold for the open call: its block has
+        # started, and the turn has not ended (that closes the call).
         if type(item) is self._fragment_type:
-            open_call = self._open_call
-            fragment = _continued_input(item, open_call)
-            if fragment is not None:
-                added = self._tracker.add(open_call, fragment)
-                return [] if added is None else [added]
+            call = self._open_call
+            try:
+                fields: dict[str, Any] = item.__dict__
+                if (
+                    fields["type"] == "content_block_delta"
+                    and call is not None
+                    and fields["index"] == call.provider_index
+                ):
+                    fields = fields["delta"].__dict__
+                    if fields["type"] == "input_json_delta":
+                        fragment = fields["partial_json"]
+                        if type(fragment) is str:
+                            return [call.add(fragment)] if fragment else []
+            except (AttributeError, KeyError):  # not readable so (a compatible library's
+                # event, built by hand): the general path takes events of its type
+                self._fragment_type = NoItem
         return self._feed(item)
 
     def _feed(self, item: object) -> list[StreamEvent]:
@@ -165,16 +185,16 @@ class AnthropicStreamAccumulator(TrackedStream):
             )
         events: list[StreamEvent] = []
         if self._open_call is not None:  # a later block starts: the open call is whole
-            events.append(self._finish_call(self._open_call, cut=False))
+            events.append(self._finish_call(self._open_call.provider_index, cut=False))
         block = event.content_block
         self._blocks.append(_Block(block))
         if block.type == "tool_use":
-            self._open_call = index
             events.append(
                 self._tracker.start(
                     index, provider_index=index, call_id=block.id or None, name=block.name
                 )
             )
+            self._open_call = self._tracker.get(index)
         return events
 
     def _on_delta(self, event: Any) -> list[StreamEvent]:
@@ -190,11 +210,12 @@ class AnthropicStreamAccumulator(TrackedStream):
         delta = event.delta
         kind = delta.type
         if kind == "input_json_delta":
-            if index == self._open_call:
-                if self._fragment_type is None and _continued_input(event, index) is not None:
-                    self._fragment_type = type(event)  # its like can take the fast path
-                added = self._tracker.add(index, delta.partial_json)
-                return [] if added is None else [added]
+            call = self._open_call
+            if call is not None and index == call.provider_index:
+                if self._fragment_type is None:
+                    self._fragment_type = type(event)  # its like may take the fast path
+                fragment: str = delta.partial_json
+                return [call.add(fragment)] if fragment else []
             if delta.partial_json:
                 block.json.append(delta.partial_json)
         elif kind == "text_delta":
@@ -230,7 +251,8 @@ class AnthropicStreamAccumulator(TrackedStream):
                 self._event_fields[name] = value
         events: list[StreamEvent] = []
         if self._open_call is not None:
-            events.append(self._finish_call(self._open_call, cut=stop_reason in CUT_STOP_REASONS))
+            cut = stop_reason in CUT_STOP_REASONS
+            events.append(self._finish_call(self._open_call.provider_index, cut=cut))
         has_calls = any(b.kind == "tool_use" for b in self._blocks)
         events.append(TurnEnded(stop_reason, status_of(stop_reason, has_calls)))
         return events
@@ -327,30 +349,6 @@ class AnthropicStreamAccumulator(TrackedStream):
         if not update:
             return start
         return start.model_copy(update=update)
-
-
-def _continued_input(event: Any, open_call: int | None) -> str | None:
-    """The fragment of `event` if it is an input_json_delta for the open tool call
-    (content block `open_call`), else None, and the general path folds it.
-
-    Each object's fields are read from its `__dict__` (where pydantic keeps them): a
-    subscript of that dict costs less than an attribute read of a model. It only
-    reads, so what it cannot read (a missing field, an event built by hand) is
-    declined, and the general path reads it again. The general path's other checks
-    hold for the open call: its block has started, and the turn has not ended (that
-    closes the call).
-    """
-    try:
-        fields: dict[str, Any] = event.__dict__
-        if fields["index"] != open_call or fields["type"] != "content_block_delta":
-            return None
-        fields = fields["delta"].__dict__
-        fragment = fields["partial_json"]
-        if fields["type"] != "input_json_delta" or type(fragment) is not str:
-            return None
-        return fragment
-    except (AttributeError, KeyError):
-        return None
 
 
 def _parse_input(raw: str) -> dict[str, Any] | None:

@@ -27,7 +27,7 @@ from ..._streaming._events import (
     TurnEnded,
 )
 from ..._streaming._gate import SKIP, TAKE, UNWRAP, StreamGate
-from ..._streaming._tracker import CallTracker, TrackedStream
+from ..._streaming._tracker import CallTracker, OpenCall, TrackedStream
 from ...exceptions import StreamIncompleteError, StreamOrderError
 from .fragments import FragmentJoin, split_glued
 from .turn import CUT_FINISH_REASONS, is_complete_json, status_of
@@ -55,6 +55,9 @@ class _ToolCall:
     extra_content: object = None
     """What a server sent beside the call for its next turn (Gemini's thought signature)."""
     ended: StandardToolCall | None = None
+    opened: OpenCall | None = None
+    """Choice 0's call in the tracker, which its argument text is added to (None in
+    other choices)."""
 
 
 @dataclass(slots=True)
@@ -108,9 +111,9 @@ class ChatStreamAccumulator(TrackedStream):
         call = self._lead_call
         if call is not None and type(item) is self._chunk_type:
             arguments = _continued_arguments(item, call.index)
-            if arguments is not None:
-                delta = self._tracker.add(call.position, arguments)
-                return [] if delta is None else [delta]
+            opened = call.opened
+            if arguments is not None and opened is not None:
+                return [opened.add(arguments)] if arguments else []
         return self._feed(item)
 
     def _feed(self, item: object) -> list[StreamEvent]:
@@ -278,11 +281,13 @@ class ChatStreamAccumulator(TrackedStream):
     def _add_text(self, call: _ToolCall, text: str, events: list[StreamEvent], emit: bool) -> None:
         """Append argument text (a custom call's input is reported as Responses reports
         it: argument deltas whose `fragment` is the free text as is)."""
+        if not text:
+            return
         if emit:
-            delta = self._tracker.add(call.position, text)  # None if empty
-            if delta is not None:
-                events.append(delta)
-        elif text:
+            opened = call.opened
+            if opened is not None:  # always, for a call of choice 0 (emit)
+                events.append(opened.add(text))
+        else:
             call.fragments.append(text)
 
     def _start_call(
@@ -345,6 +350,7 @@ class ChatStreamAccumulator(TrackedStream):
                     kind="custom" if call.kind == "custom" else "function",
                 )
             )
+            call.opened = self._tracker.get(position)
         return call
 
     def _finish(
