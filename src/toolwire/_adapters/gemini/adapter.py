@@ -347,8 +347,8 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
     first. What it cannot read that way (a missing field, a part built by hand) it
     declines."""
     try:
-        fields: dict[str, Any] = response.__dict__
-        candidates: list[Any] | None = fields["candidates"]
+        response_fields: dict[str, Any] = response.__dict__
+        candidates: list[Any] | None = response_fields["candidates"]
         if not candidates:
             return None
         content = candidates[0].__dict__["content"]
@@ -361,7 +361,7 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
             call = part.__dict__["function_call"]
             if call is None:
                 continue
-            fields = call.__dict__
+            fields: dict[str, Any] = call.__dict__
             if fields["partial_args"] or fields["will_continue"]:
                 return None  # a streamed call (`_standard_call` says why)
             args = fields["args"]
@@ -371,7 +371,7 @@ def read_sdk_response(response: Any) -> list[StandardToolCall] | None:
                 calls.append(StandardToolCall("function", call_id, name, arguments))
                 continue
             if prefix is None:
-                prefix = synthesized_id(response.response_id, 0)[:-1]
+                prefix = synthesized_id(response_fields["response_id"], 0)[:-1]
             calls.append(
                 StandardToolCall("function", prefix + str(len(calls)), name, arguments, True)
             )

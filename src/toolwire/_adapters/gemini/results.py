@@ -55,9 +55,18 @@ __all__ = [
 Built = Literal["Content", "Part", "FunctionResponse"]
 """The SDK classes `built` makes."""
 
-_EMPTY: dict[str, tuple[pydantic.BaseModel, bool]] = {}
-"""SDK class name -> one empty instance of it, which `built` copies, and whether its
-values are all in its `__dict__` (no extra or private values)."""
+_BLANKS: dict[str, tuple[type[Any], dict[str, Any] | None, pydantic.BaseModel]] = {}
+"""SDK class name -> the class, the values of an empty instance (None when the class
+keeps values outside its `__dict__`: extra or private ones) and that empty instance,
+which `built` copies."""
+
+_MODEL_SLOTS = pydantic.BaseModel.__dict__
+_set_values = _MODEL_SLOTS["__dict__"].__set__
+_set_fields_set = _MODEL_SLOTS["__pydantic_fields_set__"].__set__
+_set_extra = _MODEL_SLOTS["__pydantic_extra__"].__set__
+_set_private = _MODEL_SLOTS["__pydantic_private__"].__set__
+"""The setters of the four slots every pydantic model instance has, called directly: a
+slot's own setter costs half of `object.__setattr__`, which looks the name up first."""
 
 
 def built(sdk_class: Built, /, **fields: Any) -> Any:
@@ -69,31 +78,32 @@ def built(sdk_class: Built, /, **fields: Any) -> Any:
     a Gemini response's dispatch. The copy is equal to the validated model, with the same
     fields set. Only for values toolwire made itself (strings, dicts, SDK models). The
     class is found by name once: no import statement runs per rendered result."""
-    template = _EMPTY.get(sdk_class)
-    if template is None:
-        from google.genai import types
-
-        empty: pydantic.BaseModel = getattr(types, sdk_class)()
-        plain = empty.__pydantic_extra__ is None and not getattr(
-            empty, "__pydantic_private__", None
-        )
-        template = _EMPTY[sdk_class] = (empty, plain)
-    empty, plain = template
-    if not plain:
+    blank = _BLANKS.get(sdk_class) or _blank(sdk_class)
+    kind, empty_values, empty = blank
+    if empty_values is None:
         return empty.model_copy(update=fields)
     # What `model_copy(update=fields)` makes, without its general copy machinery (a
     # third of a one-call Gemini answer): the empty model's values with `fields` over
     # them, those fields marked as set.
-    cls = type(empty)
-    made = cls.__new__(cls)
-    values = empty.__dict__.copy()
-    values.update(fields)
-    _set = object.__setattr__
-    _set(made, "__dict__", values)
-    _set(made, "__pydantic_fields_set__", set(fields))
-    _set(made, "__pydantic_extra__", None)
-    _set(made, "__pydantic_private__", None)
+    made = _allocate(kind)
+    _set_values(made, empty_values | fields)
+    _set_fields_set(made, set(fields))
+    _set_extra(made, None)
+    _set_private(made, None)
     return made
+
+
+def _blank(sdk_class: Built) -> tuple[type[Any], dict[str, Any] | None, pydantic.BaseModel]:
+    """`sdk_class`'s entry of `_BLANKS`, made on its first use."""
+    from google.genai import types
+
+    empty: pydantic.BaseModel = getattr(types, sdk_class)()
+    plain = empty.__pydantic_extra__ is None and not getattr(empty, "__pydantic_private__", None)
+    blank = _BLANKS[sdk_class] = (type(empty), vars(empty) if plain else None, empty)
+    return blank
+
+
+_allocate = object.__new__
 
 
 NAMELESS_CALL_NAME = "unnamed_function"
