@@ -171,7 +171,10 @@ class GroupDefinitions:
         lifetime: "5m", "1h") ends the tool list with a prompt-cache breakpoint on
         Anthropic (`cache_control` on the last definition), so later requests reuse the
         cached tools; the other APIs cache the tools, which open the prompt, on their
-        own, and get nothing. For Gemini: a list of one `types.Tool` holding every
+        own, and get nothing. A lifetime is checked even so where the API takes
+        breakpoints: one it does not take ("30m" or "12h" on Responses and OpenAI's
+        Chat Completions) raises `ValueError` naming those it does, so a loop that also
+        marks its results learns of it on its first request. For Gemini: a list of one `types.Tool` holding every
         function declaration, typed `list[Any]` because google-genai's `tools` parameter
         changes type when the `mcp` package is installed (a `list[types.Tool]` then no
         longer fits it).
