@@ -9,6 +9,13 @@ its API allows:
 - the anthropic SDK's `beta_tool` (Anthropic): what its tool runner does per call,
   `tool.call(block.input)` into a `tool_result` block (`tool_result_content`, as the
   runner does), the blocks in one user message;
+- google-genai's automatic function calling (Gemini): what `generate_content` does per
+  turn when given Python functions as tools, `get_function_response_parts(response,
+  functions)` (each call's arguments converted by the function's signature, the function
+  called, its return value under "result") in one user `Content`. Its conversion refuses
+  an enum parameter ("argument value normal is not compatible with parameter annotation
+  <enum 'Priority'>") and answers the call that error instead, so on the realistic input
+  its cell says it fails;
 - openai-agents' `@function_tool` (Responses): the call's `ToolContext`,
   `await tool.on_invoke_tool(context, arguments)` and
   `ItemHelpers.tool_call_output_item`, for an `async def` tool and a plain `def` one
@@ -112,6 +119,30 @@ def _beta_tool(api: Api, fixture: Fixture, hand: HandLoop, loop: asyncio.Abstrac
     return turn, lambda message: message["content"][0]["content"]
 
 
+class CannotAnswer(Exception):
+    """A peer answers this input with an error instead of the call's result: its cell says
+    it fails, with no figure."""
+
+
+def _genai_afc(api: Api, fixture: Fixture, hand: HandLoop, loop: asyncio.AbstractEventLoop) -> tuple[Turn, Callable[[Any], str]]:  # fmt: skip
+    from google.genai import types
+    from google.genai._extra_utils import get_function_response_parts
+
+    functions: dict[str, Any] = {fixture.tool_name: fixture.function}
+    response = hand.response
+
+    def turn() -> list[Any]:
+        return [types.Content(role="user", parts=get_function_response_parts(response, functions))]  # fmt: skip
+
+    def text(content: Any) -> str:
+        return content.parts[0].function_response.response["result"]
+
+    answered = turn()[0].parts[0].function_response.response
+    if "error" in answered:
+        raise CannotAnswer(answered["error"])
+    return turn, text
+
+
 def _agents(fixture: Fixture, hand: HandLoop, loop: asyncio.AbstractEventLoop, function: Callable[..., Any]) -> tuple[Turn, Callable[[Any], str]]:  # fmt: skip
     agents: Any = import_module("agents")
     tool_context: Any = import_module("agents.tool_context")
@@ -195,6 +226,7 @@ class Peer:
 PEERS = (
     Peer("toolwire.aio", APIS, _toolwire_aio),
     Peer("anthropic beta_tool", ("anthropic",), _beta_tool),
+    Peer("google-genai automatic function calling", ("gemini",), _genai_afc),
     Peer("openai-agents, async def", ("responses",), _agents_async, "openai-agents", "agents"),
     Peer("openai-agents, def", ("responses",), _agents_sync, "openai-agents", "agents"),
     Peer("pydantic-ai ToolManager", APIS, _pydantic_ai, "pydantic-ai-slim", "pydantic_ai"),
@@ -253,8 +285,9 @@ SDK_STREAMS: dict[Api, tuple[str, Callable[[OpenedStream], Callable[[], object]]
 class PeerTables:
     """What `measure` found: the two tables' cells, and what was skipped."""
 
-    dispatch: dict[tuple[str, Api], dict[str, Ratio]]
-    """(input, API) -> column -> ratio to the hand loop ("toolwire" included)."""
+    dispatch: dict[tuple[str, Api], dict[str, Ratio | str]]
+    """(input, API) -> column -> ratio to the hand loop ("toolwire" included), or why the
+    peer has none."""
     hand_loops: dict[tuple[str, Api], float]
     """(input, API) -> the hand loop's seconds (from toolwire's pairing)."""
     streams: dict[tuple[str, Api], dict[str, Ratio]]
@@ -299,17 +332,18 @@ def _ratio(ratio: Ratio) -> str:
     return f"{ratio.median:.2f}x ({ratio.low:.2f}-{ratio.high:.2f})"
 
 
-def _cell(cells: dict[str, Ratio], column: str, api: Api) -> str:
+def _cell(cells: dict[str, Ratio | str], column: str, api: Api) -> str:
     if column in cells:
-        return _ratio(cells[column])
+        found = cells[column]
+        return found if isinstance(found, str) else _ratio(found)
     peer = next((peer for peer in PEERS if peer.name == column), None)
     if peer is not None and api in peer.apis:
         return "not installed"
     return ""
 
 
-def _dispatch(suite: dict[tuple[str, ...], Row], effort: Effort, peers: list[Peer]) -> tuple[dict[tuple[str, Api], dict[str, Ratio]], dict[tuple[str, Api], float]]:  # fmt: skip
-    cells: dict[tuple[str, Api], dict[str, Ratio]] = {}
+def _dispatch(suite: dict[tuple[str, ...], Row], effort: Effort, peers: list[Peer]) -> tuple[dict[tuple[str, Api], dict[str, Ratio | str]], dict[tuple[str, Api], float]]:  # fmt: skip
+    cells: dict[tuple[str, Api], dict[str, Ratio | str]] = {}
     hand_loops: dict[tuple[str, Api], float] = {}
     loop = asyncio.new_event_loop()
     try:
@@ -318,12 +352,17 @@ def _dispatch(suite: dict[tuple[str, ...], Row], effort: Effort, peers: list[Pee
             for api in APIS:
                 hand = build(api, fixture, 1)
                 ours = suite[("dispatch", api, fixture.name)].ratio
-                row = cells[(fixture.name, api)] = {"toolwire": ours}
+                row: dict[str, Ratio | str] = {"toolwire": ours}
+                cells[(fixture.name, api)] = row
                 hand_loops[(fixture.name, api)] = ours.baseline
                 for peer in peers:
                     if api not in peer.apis:
                         continue
-                    turn, text = peer.prepare(api, fixture, hand, loop)
+                    try:
+                        turn, text = peer.prepare(api, fixture, hand, loop)
+                    except CannotAnswer:
+                        row[peer.name] = "fails (answers an error)"
+                        continue
                     answers = turn()
                     assert [text(answer) for answer in answers] == expected, (peer.name, answers)
                     row[peer.name] = effort.compare(hand.run_and_render, turn)
