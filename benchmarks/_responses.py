@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from toolwire._adapters.gemini.results import built
 from toolwire.core import Api
 
 from ._tools import Fixture
@@ -36,6 +37,10 @@ class HandLoop:
     """Validate and run every call; one result dict per call, in that API's form."""
     run_and_render: Callable[[], list[Any]]
     """The same, then the messages that go into the history (the user's whole turn)."""
+    run_and_render_typed: Callable[[], list[Any]] | None = None
+    """The same messages as the SDK objects toolwire's contract returns, where they are not
+    plain dicts (Gemini: `types.Content`), each made the cheapest way known (see
+    `_gemini`): the floor of that contract."""
 
 
 def _chat(fixture: Fixture, count: int) -> HandLoop:
@@ -161,7 +166,20 @@ def _gemini(fixture: Fixture, count: int) -> HandLoop:
     def rendered() -> list[Any]:
         return [{"role": "user", "parts": by_hand()}]
 
-    return HandLoop(response, by_hand, rendered)
+    def rendered_typed() -> list[Any]:
+        """The answer as DESIGN has Gemini's history helpers return it, a `types.Content`
+        of `types.Part`s holding `types.FunctionResponse`s. Each is made by `built`, which
+        fills the model's slots without validating; no cheaper way to make them is known.
+        (The SDK's own constructors validate every field: the same loop answering with
+        `Part.from_function_response` and `Content(...)` costs about four times this one.)"""
+        parts: list[Any] = []
+        for answer in by_hand():
+            made = answer["function_response"]
+            fields = {"id": made.get("id"), "name": made["name"], "response": made["response"], "parts": None}  # fmt: skip
+            parts.append(built("Part", function_response=built("FunctionResponse", **fields)))
+        return [built("Content", role="user", parts=parts)]
+
+    return HandLoop(response, by_hand, rendered, rendered_typed)
 
 
 _BUILDERS: dict[Api, Callable[[Fixture, int], HandLoop]] = {

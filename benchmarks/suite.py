@@ -76,6 +76,12 @@ def dispatch_rows(effort: Effort) -> list[Row]:
                 what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: run and rendered"
                 key = ("dispatch", api, fixture.name) if count == 1 else ()
                 out.append(Row(what, "hand loop, with messages", ratio, goal, key=key))
+                typed = hand.run_and_render_typed
+                if typed is not None and count == 1:
+                    assert same_messages(api, typed(), hand.run_and_render())
+                    what = f"dispatch, {api}, {fixture.name}, {_calls(count)}: the hand loop answering in the SDK's types (the floor of toolwire's)"  # fmt: skip
+                    floor = effort.compare(hand.run_and_render, typed)
+                    out.append(Row(what, "hand loop, with messages", floor, None))
     fixture = FIXTURES[0]
     group = core.ToolGroup.from_list([fixture.tool])
     for count in (1000, 1):
