@@ -4,6 +4,8 @@ and why the turn ended."""
 from __future__ import annotations
 
 import base64
+import copy
+import pickle
 from typing import Any
 
 import pytest
@@ -170,6 +172,14 @@ def test_rendered_results_are_what_validation_makes() -> None:
     )
     assert content == validated
     assert content.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
+    # Copies and pickles are whole models too (every slot pydantic reads is set).
+    for copied in (
+        pickle.loads(pickle.dumps(content)),
+        copy.deepcopy(content),
+        content.model_copy(),
+    ):
+        assert copied == validated
+        assert copied.model_dump(exclude_unset=True) == validated.model_dump(exclude_unset=True)
     # Each rendering is its own: editing one leaves the next (and the template) alone.
     assert content.parts is not None and content.parts[0].function_response is not None
     content.parts[0].function_response.name = "edited"
