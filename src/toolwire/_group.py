@@ -174,10 +174,10 @@ class GroupDefinitions:
         own, and get nothing. A lifetime is checked even so where the API takes
         breakpoints: one it does not take ("30m" or "12h" on Responses and OpenAI's
         Chat Completions) raises `ValueError` naming those it does, so a loop that also
-        marks its results learns of it on its first request. For Gemini: a list of one `types.Tool` holding every
-        function declaration, typed `list[Any]` because google-genai's `tools` parameter
-        changes type when the `mcp` package is installed (a `list[types.Tool]` then no
-        longer fits it).
+        marks its results learns of it on its first request. For Gemini: a list of one
+        `types.Tool` holding every function declaration, typed `list[Any]` because
+        google-genai's `tools` parameter changes type when the `mcp` package is
+        installed (a `list[types.Tool]` then no longer fits it).
 
         Deferred tools (`model_tool_defer_loading`): on OpenAI Responses and Anthropic
         they are sent with `defer_loading: true`; Chat Completions and Gemini have no

@@ -78,8 +78,7 @@ def built(sdk_class: Built, /, **fields: Any) -> Any:
     a Gemini response's dispatch. The copy is equal to the validated model, with the same
     fields set. Only for values toolwire made itself (strings, dicts, SDK models). The
     class is found by name once: no import statement runs per rendered result."""
-    blank = _BLANKS.get(sdk_class) or _blank(sdk_class)
-    kind, empty_values, empty = blank
+    kind, empty_values, empty = _BLANKS.get(sdk_class) or _blank(sdk_class)
     if empty_values is None:
         return empty.model_copy(update=fields)
     # What `model_copy(update=fields)` makes, without its general copy machinery (a
