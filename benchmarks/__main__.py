@@ -16,8 +16,8 @@ The peers (openai-agents, pydantic-ai, LangChain) are benchmark-only dependencie
 Without them their columns are skipped, and the rest runs as before.
 
 The single-topic scripts (bench_preview.py, bench_tracing.py, bench_event_floor.py,
-bench_dispatch_floor.py, tokens.py) stay for their own questions; this suite is the
-one the README quotes.
+bench_dispatch_floor.py, bench_design_options.py, tokens.py) stay for their own
+questions; this suite is the one the README quotes.
 """
 
 from __future__ import annotations
