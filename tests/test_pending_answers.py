@@ -111,6 +111,26 @@ def test_dump_pending_refuses_two_calls_with_one_id() -> None:
         GROUP.dump_pending(mixed)
 
 
+def test_dump_pending_says_when_the_model_itself_gave_two_calls_one_id() -> None:
+    """Not "prepare the response once": it was; the dump, keyed by id, cannot keep both.
+    run_pending answers each of them, as run_tool_calls would."""
+    response = [use("c1", "pay", invoice="A"), use("c1", "pay", invoice="B")]
+    pending = GROUP.prepare_tool_calls(response)
+    with pytest.raises(PendingCallError) as error:
+        GROUP.dump_pending(pending)
+    assert str(error.value) == snapshot(
+        "The model gave two calls of this response the id 'c1': a dump keeps calls by id, so once loaded it could not tell them apart. Decide these calls now with run_pending (which answers each of them), or refuse them."
+    )
+    assert error.value.calls == (
+        StandardToolCall("function", "c1", "pay", {"invoice": "A"}),
+        StandardToolCall("function", "c1", "pay", {"invoice": "B"}),
+    )
+    assert answers(GROUP.run_pending(pending, None)) == [
+        ("c1", None, "Paid A."),
+        ("c1", None, "Paid B."),
+    ]
+
+
 def test_a_stored_dump_that_lists_a_call_twice_is_refused() -> None:
     stored = GROUP.dump_pending(GROUP.prepare_tool_calls(RESPONSE), as_dict=True)
     stored["calls"].append(stored["calls"][0])

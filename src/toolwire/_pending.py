@@ -542,12 +542,7 @@ def dump_pending(
                 calls=(call,),
             )
         if call.id in ids:
-            raise PendingCallError(
-                f"Two of the pending calls to dump have the id {call.id!r}: once loaded, "
-                "both would answer it, and the API rejects a second answer. Dump each "
-                "call of a response once (prepare the response once).",
-                calls=[p.call for p in pending if p.call.id == call.id],
-            )
+            raise _twice_in_dump(item, [p for p in pending if p.call.id == call.id])
         ids.add(call.id)
         problem = _unstorable(call.input)
         if problem is not None:
@@ -593,6 +588,27 @@ def dump_pending(
             }
         )
     return {"format": _FORMAT, "toolwire": __version__, "calls": entries}
+
+
+def _twice_in_dump(item: PendingCall[Any], same_id: list[PendingCall[Any]]) -> PendingCallError:
+    """Why two pending calls with one id cannot be dumped: the same call prepared twice,
+    or two calls the model itself gave one id (which a dump, keyed by id, cannot tell
+    apart once loaded)."""
+    call = item.call
+    first = same_id[0]
+    if first._batch is item._batch and first._position != item._position:
+        return PendingCallError(
+            f"The model gave two calls of this response the id {call.id!r}: a dump keeps "
+            "calls by id, so once loaded it could not tell them apart. Decide these calls "
+            "now with run_pending (which answers each of them), or refuse them.",
+            calls=[p.call for p in same_id],
+        )
+    return PendingCallError(
+        f"Two of the pending calls to dump have the id {call.id!r}: once loaded, both "
+        "would answer it, and the API rejects a second answer. Dump each call of a "
+        "response once (prepare the response once).",
+        calls=[p.call for p in same_id],
+    )
 
 
 def _stored_answer(item: PendingCall[Any]) -> dict[str, Any] | None:
