@@ -136,6 +136,36 @@ class TestModelMistakes:
         )
         assert {r.fail_reason for r in results} == {"invalid_arguments"}
 
+    def test_what_is_not_an_object_is_named_as_json_reads_it(self) -> None:
+        """Text is named by what it parses to, not by its first character ("tomorrow" is
+        not `true`); a dict-argument API's non-object input by its JSON kind."""
+        texts = ["tomorrow", "fetch it", "-x", '"unterminated', "[1, 2", "-1.5e3", "x" * 5000]
+        calls = [
+            StandardToolCall("function", f"c{i}", "get_weather", t) for i, t in enumerate(texts)
+        ]
+        calls += [
+            StandardToolCall("function", f"d{i}", "get_weather", raw)  # pyright: ignore[reportArgumentType]
+            for i, raw in enumerate([5, [1, 2], True, 2.5])
+        ]
+        results = group.run_tool_calls(calls, [])
+        got = [r.result_content.split("but they are ")[1].split(". Call")[0] for r in results]
+        assert got == snapshot(
+            [
+                "not JSON",
+                "not JSON",
+                "not JSON",
+                "not JSON",
+                "not JSON",
+                "a number",
+                "5,000 characters of other text",
+                "a number",
+                "a JSON array",
+                "true",
+                "a number",
+            ]
+        )
+        assert {r.fail_reason for r in results} == {"invalid_arguments"}
+
     def test_validation_errors_are_compact(self) -> None:
         """Each error names the field path, the problem with allowed values, and what was sent."""
         args = {"city": "x" * 5000, "state": "Cal", "days": "many", "extra": 1}

@@ -8,6 +8,7 @@ the only difference between the two.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
 from typing import Any, cast
 
@@ -112,9 +113,7 @@ def prepare(
             return tool.model_validate(raw, strict=False)
         except pydantic.ValidationError as error:
             return invalid(call, error)
-    return _failure(
-        call, "invalid_arguments", _feedback.not_an_object(call.name, f"a {type(raw).__name__}")
-    )
+    return _failure(call, "invalid_arguments", _feedback.not_an_object(call.name, _json_kind(raw)))
 
 
 def _external_call(call_id: str, tool: str) -> str:
@@ -319,9 +318,33 @@ def invalid(call: StandardToolCall, error: pydantic.ValidationError) -> ToolCall
 
 
 def _not_object(name: str, stripped: str) -> str:
-    kinds = {"[": "a JSON array", '"': "a JSON string", "t": "true", "f": "false"}
-    got = kinds.get(stripped[0], "a number" if stripped[0] in "-0123456789" else "not JSON")
-    return _feedback.not_an_object(name, got)
+    """The failure text for arguments that are not a JSON object, naming what they are as
+    JSON reads them (`tomorrow` is not JSON, not `true`). Text past `_NAMED_UP_TO`
+    characters is not parsed to name it."""
+    if len(stripped) > _NAMED_UP_TO:
+        return _feedback.not_an_object(name, f"{len(stripped):,} characters of other text")
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return _feedback.not_an_object(name, "not JSON")
+    return _feedback.not_an_object(name, _json_kind(value))
+
+
+_NAMED_UP_TO = 4096
+"""Longer arguments that are not an object are not parsed only to say what they are."""
+
+
+def _json_kind(value: object) -> str:
+    """What a JSON value (or the Python value a dict-argument API sent) is, in JSON's words."""
+    if value is True or value is False:
+        return "true" if value else "false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a JSON string"
+    if isinstance(value, list | tuple):
+        return "a JSON array"
+    return f"a {type(value).__name__} (not a JSON value)"
 
 
 def _failure(
