@@ -21,7 +21,7 @@ from toolwire.core import (
     ToolCallTruncated,
     ToolGroup,
 )
-from toolwire.exceptions import ToolwireError
+from toolwire.exceptions import StreamOrderError, ToolwireError
 from toolwire.testing import FakeAnthropic, FakeCall, FakeGemini, FakeOpenAI, FakeReply
 
 group = ToolGroup.from_list([get_weather, get_time])
@@ -129,3 +129,21 @@ def test_the_recorded_order_folds(api: Api) -> None:
         "Sunny in Paris, the capital of France.",
         "Noon in Europe/Paris.",
     ]
+
+
+@pytest.mark.parametrize("started", [False, True], ids=["no block yet", "a block open"])
+def test_an_anthropic_delta_with_a_negative_index_names_no_block(started: bool) -> None:
+    """Not a bare IndexError before any block, nor the last block taken for index -1
+    once one is open: a `StreamOrderError` saying blocks are numbered from 0."""
+    items = recorded("anthropic")
+    starts = [i for i, item in enumerate(items) if item.type == "content_block_start"]
+    stream = ToolCallStream("anthropic")
+    for item in items[: starts[0] + 1 if started else 1]:
+        stream.feed(item)
+    delta = next(item for item in items if item.type == "content_block_delta")
+    with pytest.raises(StreamOrderError) as error:
+        stream.feed(delta.model_copy(update={"index": -1}))
+    assert str(error.value) == (
+        "content_block_delta for index -1 names no content block (they are numbered from "
+        "0); feed the events of the stream as the SDK yields them."
+    )

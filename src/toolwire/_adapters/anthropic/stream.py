@@ -204,6 +204,11 @@ class AnthropicStreamAccumulator(TrackedStream):
                 f"content_block_delta for index {index} arrived before its "
                 "content_block_start; feed every event of the stream, in order."
             )
+        if index < 0:  # the API counts blocks from 0: a negative index is no block's
+            raise StreamOrderError(
+                f"content_block_delta for index {index} names no content block (they are "
+                "numbered from 0); feed the events of the stream as the SDK yields them."
+            )
         if self._delta is not None:  # `_require_open_turn`, inline: once per delta
             self._require_open_turn(event)
         block = self._blocks[index]
