@@ -39,6 +39,7 @@ def test_a_fast_built_event_is_the_plain_one(fast: Any, plain: Any) -> None:
     assert [getattr(fast, name) for name in public] == [getattr(plain, name) for name in public]
     assert pickle.loads(pickle.dumps(fast)) == plain
     assert copy.copy(fast) == plain
+    assert dataclasses.replace(fast) == plain  # what `_fast_frozen` promises
     field = dataclasses.fields(fast)[0].name
     with pytest.raises(dataclasses.FrozenInstanceError):
         setattr(fast, field, None)
@@ -62,6 +63,15 @@ def test_an_arguments_delta_builds_its_string_delta_when_read() -> None:
             pytest.fail(f"{event!r} did not match its own fields")
     opening = new_arguments_delta(0, 1, "call_1", "write", '{"a": [1, "', PREVIEW, OPEN)
     assert opening.string_delta is None
+
+
+def test_dataclasses_replace_keeps_an_arguments_delta_s_place() -> None:
+    """A copy with a field changed is the same fragment at the same place in the call's
+    arguments: its string delta does not change."""
+    event = new_arguments_delta(0, 1, "call_1", "write", 'x\\n"', PREVIEW, ESCAPED)
+    renamed = dataclasses.replace(event, call_id="call_9", name="save")
+    assert renamed == ToolCallArgumentsDelta(0, 1, "call_9", "save", 'x\\n"', PREVIEW, ESCAPED)
+    assert renamed.string_delta == StringDelta(("a", 1), "x\n")
 
 
 def test_arguments_deltas_compare_by_their_string_delta() -> None:

@@ -116,14 +116,23 @@ class ToolCallArgumentsDelta:
         call_id: str,
         name: str,
         fragment: str,
-        arguments: ArgumentsPreview,
-        position: int,
+        arguments: ArgumentsPreview | None = None,
+        position: int | None = None,
+        *,
+        _arguments: ArgumentsPreview | None = None,
+        _position: int | None = None,
     ) -> ToolCallArgumentsDelta:
         """An event for fragment `position` of `arguments` (what `ArgumentsPreview.add`
-        returned for `fragment`). Streams make them; build one by hand only in tests."""
-        return new_arguments_delta(
-            index, provider_index, call_id, name, fragment, arguments, position
-        )
+        returned for `fragment`). Streams make them; build one by hand only in tests.
+        (`dataclasses.replace` passes the last two under their field names.)"""
+        preview = arguments if arguments is not None else _arguments
+        place = position if position is not None else _position
+        if preview is None or place is None:
+            raise TypeError(
+                "ToolCallArgumentsDelta takes the call's ArgumentsPreview and the position "
+                "ArgumentsPreview.add returned for the fragment; streams make these events."
+            )
+        return new_arguments_delta(index, provider_index, call_id, name, fragment, preview, place)
 
     def __reduce__(self) -> tuple[Any, ...]:
         # Unpickled and copied through the one constructor (the default would call
