@@ -12,8 +12,10 @@ from openai.types.chat import (
     ChatCompletionMessageFunctionToolCall,
 )
 
+from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
+    StandardToolCall,
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
@@ -223,6 +225,62 @@ def test_missing_ids_are_synthesized_like_dispatch_does() -> None:
     assert started.call_id == "toolwire_chatcmpl-s_0" and started.synthesized_id
     (result,) = group.run_tool_calls(stream.final_response(), None)
     assert result.call_id == "toolwire_chatcmpl-s_0"
+
+
+def test_an_id_sent_late_replaces_the_synthesized_one() -> None:
+    """Some backends send a call's id in a later fragment: its start is reported with a
+    synthesized id (none came yet), its later events, its completed call and the final
+    response carry the server's id, in choice 0 as in choice 1."""
+    fragments = [
+        {"index": 0, "type": "function", "function": {"name": "f", "arguments": '{"a":'}},
+        {"index": 0, "id": "call_srv", "function": {"arguments": " 1}"}},
+    ]
+    chunks = [
+        chunk(choices=[{"index": choice, "delta": {"tool_calls": [fragment]}}])
+        for choice in (0, 1)
+        for fragment in fragments
+    ]
+    chunks += [
+        chunk(choices=[{"index": i, "delta": {}, "finish_reason": "tool_calls"}]) for i in (0, 1)
+    ]
+    stream, events = feed_all(chunks)
+
+    called = {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "call_srv",
+                "type": "function",
+                "function": {"name": "f", "arguments": '{"a": 1}'},
+            }
+        ],
+    }
+    final = stream.final_response()
+    assert final == ChatCompletion.model_validate(
+        {
+            "id": "chatcmpl-s",
+            "object": "chat.completion",
+            "created": 1,
+            "model": "m",
+            "choices": [
+                {"index": i, "message": called, "finish_reason": "tool_calls", "logprobs": None}
+                for i in (0, 1)
+            ],
+        }
+    )
+    completed = StandardToolCall("function", "call_srv", "f", '{"a": 1}')
+    assert stream.completed_calls == read_calls(final) == [completed]
+    assert [e for e in events if not isinstance(e, ToolCallArgumentsDelta)] == [
+        ToolCallStarted(0, 0, "toolwire_chatcmpl-s_0", "f", synthesized_id=True),
+        ToolCallCompleted(0, 0, completed),
+        TurnEnded("tool_calls", "tool_calls"),
+    ]
+    deltas = [e for e in events if isinstance(e, ToolCallArgumentsDelta)]
+    assert [(e.call_id, e.fragment) for e in deltas] == [
+        ("toolwire_chatcmpl-s_0", '{"a":'),
+        ("call_srv", " 1}"),
+    ]
 
 
 def test_text_usage_and_foreign_chunks() -> None:

@@ -74,14 +74,20 @@ class NewReasoningDelta(AssignsPlainly, ReasoningDelta):
 
 @dataclass(frozen=True, slots=True)
 class ToolCallStarted:
-    """The model began a tool call. Its arguments follow as `ToolCallArgumentsDelta`s."""
+    """The model began a tool call. Its arguments follow as `ToolCallArgumentsDelta`s.
+
+    Match the call's later events to it by `index`: an API may send the call's id or
+    name only after its start (some Chat Completions servers; a Responses item named
+    only by its final copy), and then the later events and the completed call carry
+    them, as the final response does, in place of the synthesized id or the empty name
+    reported here."""
 
     index: int
     provider_index: int
     call_id: str
     name: str
     synthesized_id: bool
-    """True when the API sent no id and `call_id` was made up by toolwire (Gemini)."""
+    """True when the API sent no id (yet) and `call_id` was made up by toolwire."""
 
 
 @dataclass(frozen=True, slots=True, init=False, repr=False, eq=False)

@@ -87,6 +87,14 @@ class CallTracker:
         """Give an open call the name its API sent late (after its start was reported)."""
         self._open[key].name = name
 
+    def identify(self, key: Hashable, call_id: str) -> None:
+        """Give an open call the id its API sent late, in place of the one synthesized
+        for its start: its later events, its completed call and the final response
+        carry the API's id, the one a reply must answer."""
+        call = self._open[key]
+        call.call_id = call_id
+        call.synthesized_id = False
+
     def restart(self, key: Hashable) -> None:
         """Empty an open call's arguments: the API sent a whole new copy of them."""
         self._open[key].preview = ArgumentsPreview()

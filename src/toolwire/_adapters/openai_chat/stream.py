@@ -238,6 +238,8 @@ class ChatStreamAccumulator(TrackedStream):
                 raise _late_fragment(choice_index, call, state)
             if fragment_id and not call.id:
                 call.id = fragment_id  # some backends send the id late; never glue repeats
+                if emit:
+                    self._tracker.identify(call.position, fragment_id)
             if function is not None and function.name:
                 self._rename(call, function.name, emit)
         extra: Any = getattr(fragment, "__pydantic_extra__", None)
