@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 from inline_snapshot import snapshot
-from openai.types.responses import Response
+from openai.types.responses import Response, ResponseStreamEvent
+from pydantic import TypeAdapter
 
 from tests.helpers import get_weather
 from tests.test_responses_support import (
@@ -22,6 +23,7 @@ from tests.test_responses_support import (
 from toolwire._read import read_calls
 from toolwire.core import (
     ReasoningDelta,
+    StandardToolCall,
     StreamEvent,
     TextDelta,
     ToolCallArgumentsDelta,
@@ -409,3 +411,55 @@ def test_terminal_copy_of_an_incomplete_call_truncates_it() -> None:
         ("ended", "incomplete", "truncated"),
     ]
     assert stream.completed_calls == read_calls(stream.final_response())
+
+
+EVENTS: TypeAdapter[ResponseStreamEvent] = TypeAdapter(ResponseStreamEvent)
+
+LATE = [
+    pytest.param({"call_id": ""}, True, id="a call_id, in output_item.done"),
+    pytest.param({"call_id": ""}, False, id="a call_id, in the terminal response"),
+    pytest.param({"name": ""}, True, id="a name, in output_item.done"),
+    pytest.param({"name": ""}, False, id="a name, in the terminal response"),
+    pytest.param({"call_id": "", "id": None}, True, id="a call_id, the item without an id"),
+]
+
+
+@pytest.mark.parametrize(("blank", "item_done"), LATE)
+def test_a_call_id_or_name_only_the_final_copy_carries_is_taken_from_it(
+    blank: dict[str, Any], item_done: bool
+) -> None:
+    """A backend sent the call's item without its `call_id` or name at the start, and
+    whole in `output_item.done` (or only in the terminal response): the start is
+    reported with a synthesized id (or no name), the completed call with the id and name
+    the final response holds, which is what `read_calls` reads from it."""
+    call = function_call()
+    if blank.get("id", "fc_1") is None:
+        call["id"] = None
+    added = {**call, **blank, "arguments": "", "status": "in_progress"}
+    raw = [
+        {"type": "response.created", "response": response_json(status="in_progress")},
+        {"type": "response.output_item.added", "output_index": 0, "item": added},
+        {"type": "response.function_call_arguments.delta", "output_index": 0,
+         "item_id": call["id"] or "", "delta": call["arguments"]},
+        *([{"type": "response.output_item.done", "output_index": 0, "item": call}] * item_done),
+        {"type": "response.completed", "response": response_json(call)},
+    ]  # fmt: skip
+    stream = ToolCallStream("responses")
+    events = [
+        event
+        for n, data in enumerate(raw)
+        for event in stream.feed(EVENTS.validate_python({**data, "sequence_number": n}))
+    ]
+
+    final = stream.final_response()
+    assert final == Response.model_validate(response_json(call))
+    completed = StandardToolCall("function", "call_1", "get_weather", '{"city": "Paris"}')
+    assert stream.completed_calls == read_calls(final) == [completed]
+    synthesized = "call_id" in blank
+    started_id = "toolwire_resp_1_0" if synthesized else "call_1"
+    started_name = "" if "name" in blank else "get_weather"
+    assert [e for e in events if not isinstance(e, ToolCallArgumentsDelta)] == [
+        ToolCallStarted(0, 0, started_id, started_name, synthesized),
+        ToolCallCompleted(0, 0, completed),
+        TurnEnded("completed", "tool_calls"),
+    ]

@@ -11,9 +11,10 @@ What each event becomes:
 - `response.function_call_arguments.delta` / `response.custom_tool_call_input.delta`:
   `ToolCallArgumentsDelta`, matched to its call by `output_index` (or `item_id`).
 - `response.output_item.done` for a call: `ToolCallCompleted` with the item's final
-  arguments (a search's arguments object, whole), or `ToolCallTruncated` when its
-  status is `incomplete`. An item whose
-  status does not settle it (none, as custom tool calls have; or `in_progress`) is
+  arguments (a search's arguments object, whole), and its `call_id` and name where the
+  item that started the call had none (a synthesized id, or an empty name, only in
+  `ToolCallStarted`), or `ToolCallTruncated` when its status is `incomplete`. An item
+  whose status does not settle it (none, as custom tool calls have; or `in_progress`) is
   decided as the adapter's truncation rule decides it in the final response: when the
   next output item starts (no status: complete) or at the terminal event (cut if the
   response stopped early).
@@ -90,6 +91,14 @@ def _kind_of(item: Any) -> CallType | None:
     return "tool_search" if is_search_call(kind, item) else None
 
 
+def _name_of(item: Any, kind: CallType | None) -> str:
+    """The name a call item is run under: its flat name in a namespace, "tool_search"
+    for a tool search."""
+    if kind == "tool_search":  # its arguments are an object, whole at the end
+        return TOOL_SEARCH_NAME
+    return flat_name(item.name, getattr(item, "namespace", None))
+
+
 class ResponsesStreamAccumulator(TrackedStream):
     """Folds one streamed Responses turn."""
 
@@ -150,21 +159,16 @@ class ResponsesStreamAccumulator(TrackedStream):
 
     def _start(self, index: int, item: Any) -> list[StreamEvent]:
         self._started.add(index)
-        ids = self._ids_of[index] = tuple(i for i in (item.id, item.call_id) if i)
-        self._started_ids.update(ids)
+        self._note_ids(index, item)
         call_kind = _kind_of(item)
         if item.id:
             self._index_of_item[item.id] = index
         self._note_caller(index, item)
-        if call_kind == "tool_search":  # its arguments are an object, whole at the end
-            name = TOOL_SEARCH_NAME
-        else:
-            name = flat_name(item.name, getattr(item, "namespace", None))
         started = self._tracker.start(
             index,
             provider_index=index,
             call_id=item.call_id,
-            name=name,
+            name=_name_of(item, call_kind),
             kind=call_kind or "function",
         )
         events: list[StreamEvent] = [started]
@@ -191,6 +195,15 @@ class ResponsesStreamAccumulator(TrackedStream):
                 events.append(self._finish(key, pending, truncated=False))
         return events
 
+    def _note_ids(self, index: int, item: Any) -> None:
+        """Keep the item id and call id of the call at `index` (its final copy may add
+        one its start lacked)."""
+        kept = self._ids_of.get(index, ())
+        ids = self._ids_of[index] = kept + tuple(
+            i for i in (item.id, item.call_id) if i and i not in kept
+        )
+        self._started_ids.update(ids)
+
     def _note_caller(self, index: int, item: Any) -> None:
         """Keep the program that made the call at `index`, if `item` names one."""
         caller = getattr(item, "caller", None)
@@ -198,10 +211,23 @@ class ResponsesStreamAccumulator(TrackedStream):
             self._callers[index] = program
 
     def _finish(self, index: int, item: Any, *, truncated: bool) -> StreamEvent:
+        """End the call at `index` as `item`, its final copy, holds it."""
         final = item.input if item.type == "custom_tool_call" else item.arguments
         if index not in self._callers:  # a caller only the final copy of the item names
             self._note_caller(index, item)
+        self._complete_identity(index, item)
         return self._close(index, truncated, final or "")
+
+    def _complete_identity(self, index: int, item: Any) -> None:
+        """Take the call id or name the start of the call at `index` lacked from `item`,
+        its final copy (some backends fill them in only there): the call then runs
+        under the id and name the final response holds."""
+        call = self._tracker.get(index)
+        if call.synthesized_id and item.call_id:
+            self._tracker.identify(index, item.call_id)
+            self._note_ids(index, item)
+        if not call.name:
+            self._tracker.rename(index, _name_of(item, _kind_of(item)))
 
     def _close(
         self, index: int, truncated: bool, arguments: str | None = None
