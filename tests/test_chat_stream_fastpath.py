@@ -14,7 +14,7 @@ from typing import Any, cast
 import httpx2
 import pytest
 from openai import OpenAI
-from openai.types.chat import ChatCompletionChunk
+from openai.types.chat import ChatCompletion, ChatCompletionChunk
 from openai.types.chat.chat_completion_chunk import Choice, ChoiceDelta
 
 from tests.shared_data import all_cases, require_shared
@@ -439,6 +439,10 @@ DECLINED = {
         {"tool_calls": [PLAIN["choices"][0]["delta"]["tool_calls"][0]] * 2}, "delta"
     ),
     "no function part": variant({"function": None}, "tool call"),
+    "extra_content (a thought signature)": variant(
+        {"extra_content": {"google": {"thought_signature": "c2ln"}}}, "tool call"
+    ),
+    "the rest of a split name": variant({"name": "_now"}, "function"),
     "a custom call's input": variant({"function": None, "custom": {"input": "x"}}, "tool call"),
     "a legacy function_call only": variant(
         {"tool_calls": None, "function_call": {"arguments": "x"}}, "delta"
@@ -504,6 +508,51 @@ def test_what_the_general_path_ignores_does_not_stop_the_fast_path(
     edge: dict[str, Any],
 ) -> None:
     assert lockstep(sdk_chunks(around(edge))).took[4]
+
+
+SIGNATURE = {"google": {"thought_signature": "c2ln"}}
+SPLIT_NAME_OR_SIGNATURE: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
+    "extra_content on a later fragment": ({"extra_content": SIGNATURE}, {}, "get_weather"),
+    "a name split across fragments": ({}, {"name": "_now"}, "get_weather_now"),
+}
+
+
+@pytest.mark.parametrize(
+    ("on_fragment", "on_function", "name"),
+    SPLIT_NAME_OR_SIGNATURE.values(),
+    ids=SPLIT_NAME_OR_SIGNATURE.keys(),
+)
+def test_a_signature_or_the_rest_of_a_name_reaches_the_final_response(
+    on_fragment: dict[str, Any], on_function: dict[str, Any], name: str
+) -> None:
+    """Gemini's OpenAI endpoint sends a call's thought signature (`extra_content`) on a
+    later fragment, and some servers split a name across fragments: `feed` gives the
+    response the general path gives, the one a non-streamed request would have."""
+    last = more('"}')
+    last["choices"][0]["delta"]["tool_calls"][0].update(on_fragment)
+    last["choices"][0]["delta"]["tool_calls"][0]["function"].update(on_function)
+    items = [
+        *settling("call_a", "get_weather"),
+        more('{"city": "Oslo'),
+        last,
+        chunk({}, "tool_calls"),
+    ]
+    folded = lockstep([validated(item) for item in items])
+    tool_call: dict[str, Any] = {
+        "id": "call_a",
+        "type": "function",
+        "function": {"name": name, "arguments": ' \n{"city": "Oslo"}'},
+        **on_fragment,
+    }
+    message = {"role": "assistant", "content": None, "tool_calls": [tool_call]}
+    assert folded.final == ChatCompletion.model_validate(
+        {
+            **BASE,
+            "object": "chat.completion",
+            "choices": [{"index": 0, "message": message, "finish_reason": "tool_calls"}],
+        }
+    )
+    assert folded.took == (False, False, False, True, False, False)
 
 
 def test_chunks_the_fast_path_cannot_read_are_folded_as_before() -> None:

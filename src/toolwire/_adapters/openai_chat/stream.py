@@ -106,11 +106,11 @@ class ChatStreamAccumulator(TrackedStream):
         # Fast path. Almost every chunk of a long call is one argument fragment for
         # choice 0's open call, fed inside the SDK's own stream loop, where what feed
         # costs counts about twice (the SDK's work slows too). Recognising such a chunk
-        # reads 6 attributes, against 15 (and more calls) on the general path; a chunk
+        # reads 7 attributes, against 15 (and more calls) on the general path; a chunk
         # with anything more is declined (see `_continued_arguments`) and folded there.
         call = self._lead_call
         if call is not None and type(item) is self._chunk_type:
-            arguments = _continued_arguments(item, call.index)
+            arguments = _continued_arguments(item, call)
             opened = call.opened
             if arguments is not None and opened is not None:
                 return [opened.add(arguments)] if arguments else []
@@ -480,16 +480,17 @@ def _late_fragment(choice_index: int, call: _ToolCall, state: _Choice) -> Stream
     )
 
 
-def _continued_arguments(chunk: Any, index: int | None) -> str | None:
-    """The argument fragment of `chunk` if all it does is continue choice 0's open call
-    (whose fragments carry `index`), else None, and the general path folds it.
+def _continued_arguments(chunk: Any, call: _ToolCall) -> str | None:
+    """The argument fragment of `chunk` if all it does is continue `call`, choice 0's
+    open call, else None, and the general path folds it.
 
-    Declined: a call id (a new call, or an id sent late), another index, several
-    fragments or none, a fragment without a function part, arguments that are not text,
-    text, a refusal, reasoning or any other extra field of the delta, logprobs, a
-    finish_reason, usage, another choice or several, and a chunk that is not a
-    `chat.completion.chunk`. A name in the fragment is not looked at: the fast path
-    continues only a call whose name it has (a repeat of it changes nothing).
+    Declined: a call id (a new call, or an id sent late), another index than the call's,
+    several fragments or none, a fragment without a function part, an extra field of the
+    fragment (`extra_content`, a custom part), a name other than the call's (the rest
+    of a split name), arguments that are not text, text, a refusal, reasoning or any
+    other extra field of the delta, logprobs, a finish_reason, usage, another choice or
+    several, and a chunk that is not a `chat.completion.chunk`. The call's own name
+    again is taken: the general path keeps it once, changing nothing.
 
     Each object's fields are read from its `__dict__` (where pydantic keeps them), one
     attribute read per object: a subscript of that dict costs less than an attribute
@@ -518,11 +519,18 @@ def _continued_arguments(chunk: Any, index: int | None) -> str | None:
             return None
         if len(tool_calls) != 1:
             return None
-        fields = tool_calls[0].__dict__
-        function = fields["function"]
-        if fields["index"] != index or fields["id"] or function is None:
+        tool_call = tool_calls[0]
+        if tool_call.__pydantic_extra__:
             return None
-        arguments = function.arguments
+        fields = tool_call.__dict__
+        function = fields["function"]
+        if fields["index"] != call.index or fields["id"] or function is None:
+            return None
+        fields = function.__dict__
+        name = fields["name"]
+        if name and name != call.name:
+            return None
+        arguments = fields["arguments"]
         return arguments if type(arguments) is str else None  # an object: general path
     except (AttributeError, KeyError):
         return None
