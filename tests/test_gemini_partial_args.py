@@ -15,7 +15,7 @@ import pytest
 from google import genai
 from google.genai import types
 
-from toolwire._adapters.gemini.partial_args import parse_json_path
+from toolwire._adapters.gemini.partial_args import MAX_UNSENT, fold_arguments, parse_json_path
 from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -340,3 +340,52 @@ def test_read_directly_fragments_are_folded_never_refused() -> None:
         ("", "invalid_name"),
     ]
     assert ran == ['# Title "x"\nbody']
+
+
+def test_a_huge_index_is_refused_in_bounded_memory() -> None:
+    """An index that skips more elements than `MAX_UNSENT` (arguments that large cannot fit
+    in the default size limit) makes its call unreadable at once, read directly and in the
+    stream alike; the other calls keep their results. Up to the bound the nulls are filled."""
+    huge = fragment("$.tags[10000000000000]", numberValue=1)
+    ok = {"functionCall": {"name": "write_file", "args": {"path": "p", "content": "c"}}}
+    refused = {"functionCall": {"name": "write_file", "partialArgs": [huge]}}
+    response = types.GenerateContentResponse.model_validate(chunk(ok, refused, finish="STOP"))
+    ran: list[str] = []
+    results = GROUP.run_tool_calls(response, ran)
+    assert [(r.name, r.fail_reason) for r in results] == [
+        ("write_file", None),
+        ("write_file", "invalid_arguments"),
+    ]
+    assert ran == ["c"]
+
+    run = [
+        chunk({"functionCall": {"name": "write_file", "willContinue": True}}),
+        chunk({"functionCall": {"partialArgs": [huge], "willContinue": True}}),
+        chunk({"functionCall": {}}, finish="STOP"),
+    ]
+    stream, events = feed_all(run)
+    [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    unreadable = """{"tags": [], <unreadable JSON path '$.tags[10000000000000]'>"""
+    assert done == StandardToolCall("function", "toolwire_r-9_0", "write_file", unreadable, True)
+    assert parts_of(stream.final_response()) == [
+        types.Part(
+            function_call=types.FunctionCall(
+                name="write_file",
+                args={"tags": []},
+                partial_args=[types.PartialArg(json_path="$.tags[10000000000000]")],
+            )
+        )
+    ]
+
+    last = MAX_UNSENT - 1  # fills the whole budget: read; one element more is refused
+    within = fold_arguments(None, [types.PartialArg(json_path=f"$.a[{last}]", bool_value=True)])
+    assert within == {"a": [None] * last + [True]}
+    past = [types.PartialArg(json_path=f"$.a[{last}]"), types.PartialArg(json_path="$.b[1]")]
+    refused_past = fold_arguments(None, past)
+    assert (
+        refused_past
+        == f"""{{"a": {json.dumps([None] * MAX_UNSENT)}, "b": [], <unreadable JSON path '$.b[1]'>"""
+    )
+    assert parse_json_path(f"$[{2**53 - 1}]") == (2**53 - 1,)
+    assert parse_json_path(f"$[{2**53}]") is None
+    assert parse_json_path("$[" + "9" * 5000 + "]") is None

@@ -16,6 +16,12 @@ as `3`, while `number_value` is a double). A path toolwire cannot read (a wildca
 filter, a negative index, an index into an object) makes the call unreadable: it is
 refused as invalid JSON, never run.
 
+Array elements a path skips are null. The nulls a call's paths add in all are bounded by
+`MAX_UNSENT`, the default `ArgumentLimits.max_chars`: each null counts one character, so
+arguments with more cannot fit in that limit, and a 30-character path such as
+`$.a[10000000000000]` must not cost memory and time in proportion to its index. A path
+past the bound makes the call unreadable, like any other.
+
 The text: each fragment appends the JSON that writes its value where the paths so far
 left off (closing and opening brackets as needed), so the fragments of a call, joined,
 are its arguments as JSON, exactly what the other APIs stream. Vertex sends paths in
@@ -31,7 +37,10 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
+from ..._limits import DEFAULT_LIMITS
+
 __all__ = [
+    "MAX_UNSENT",
     "REWRITE",
     "ArgumentsFold",
     "UnreadablePath",
@@ -44,6 +53,11 @@ PathKey = str | int
 REWRITE: Final = "\x00rewrite"
 """What `ArgumentsFold.add` returns when the text had to be written again from the
 start (read the new text from `ArgumentsFold.text()`)."""
+
+MAX_UNSENT: Final = DEFAULT_LIMITS.max_chars
+"""Most array elements one call's paths may skip (each is filled with null)."""
+_MAX_INDEX: Final = 2**53 - 1
+"""RFC 9535's largest index (I-JSON's exact integers); a longer one is no JSON path."""
 
 _MEMBER = re.compile(r"\.([A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\u0080-\U0010ffff]*)")
 _INDEX = re.compile(r"\[(0|[1-9][0-9]*)\]")
@@ -62,7 +76,10 @@ def parse_json_path(path: str) -> tuple[PathKey, ...] | None:
         if found is not None:
             keys.append(found.group(1))
         elif (found := _INDEX.match(path, at)) is not None:
-            keys.append(int(found.group(1)))
+            digits = found.group(1)
+            if len(digits) > 16 or int(digits) > _MAX_INDEX:  # no int() of 5,000 digits
+                return None
+            keys.append(int(digits))
         elif (found := _QUOTED.match(path, at)) is not None:
             single, double = found.group(1), found.group(2)
             quoted = single if single is not None else double
@@ -104,6 +121,7 @@ class ArgumentsFold:
         "_pieces",
         "_rewritten",
         "_string",
+        "_unsent",
         "arguments",
     )
 
@@ -121,6 +139,8 @@ class ArgumentsFold:
         """The path of the string value the text leaves open, if any."""
         self._pieces: list[str] = []
         self._rewritten = False
+        self._unsent = 0
+        """Array elements the paths skipped so far (see `MAX_UNSENT`)."""
 
     def add(self, partial: Any) -> str:
         """Fold one `PartialArg`; the JSON text it appends, or `REWRITE`."""
@@ -131,7 +151,7 @@ class ArgumentsFold:
         if keys is None or not keys:
             raise UnreadablePath(path)
         try:
-            _store(self.arguments, keys, value, is_string)
+            self._store(keys, value, is_string)
         except (TypeError, IndexError, KeyError) as error:
             raise UnreadablePath(path) from error
         if self._rewritten:
@@ -147,7 +167,7 @@ class ArgumentsFold:
         """Fold a part's whole `args` (each top-level member set as sent)."""
         written: list[str] = []
         for name, value in arguments.items():
-            _store(self.arguments, (name,), value, False)
+            self._store((name,), value, False)
             piece = None if self._rewritten else self._write((name,), value, False, False)
             if piece is None:
                 self._rewritten = True
@@ -238,53 +258,61 @@ class ArgumentsFold:
         self._counts[level] = count + 1
         return ("," if count else "") + json.dumps(key, ensure_ascii=False) + ":"
 
+    def _store(self, keys: tuple[PathKey, ...], value: Any, is_string: bool) -> None:
+        """Set `value` at `keys`, making the containers on the way; a string piece joins
+        the string already there. Raises TypeError on a path through the wrong
+        container, IndexError past `MAX_UNSENT`."""
+        if not isinstance(keys[0], str):
+            raise TypeError("the arguments are an object")
+        container: Any = self.arguments
+        for at, key in enumerate(keys[:-1]):
+            empty: Any = [] if isinstance(keys[at + 1], int) else {}
+            container = self._child(container, key, empty)
+        last = keys[-1]
+        if isinstance(container, list):
+            if not isinstance(last, int):
+                raise TypeError("a key into an array")
+            items = cast("list[Any]", container)
+            self._reach(items, last)
+            previous = items[last]
+            items[last] = previous + value if is_string and isinstance(previous, str) else value
+            return
+        if isinstance(last, int):
+            raise TypeError("an index into an object")
+        members = cast("dict[str, Any]", container)
+        previous = members.get(last)
+        members[last] = previous + value if is_string and isinstance(previous, str) else value
+
+    def _child(self, container: Any, key: PathKey, empty: Any) -> Any:
+        if isinstance(container, list):
+            if not isinstance(key, int):
+                raise TypeError("a key into an array")
+            items = cast("list[Any]", container)
+            self._reach(items, key)
+            if items[key] is None:
+                items[key] = empty
+            found = items[key]
+        else:
+            if isinstance(key, int):
+                raise TypeError("an index into an object")
+            members = cast("dict[str, Any]", container)
+            found = members.setdefault(key, empty)
+        if type(found) is not type(empty):  # a path through a value, or the other container
+            raise TypeError("a path through a value that is not its container")
+        return found
+
+    def _reach(self, items: list[Any], index: int) -> None:
+        """Fill `items` with nulls up to `index`, within `MAX_UNSENT` (checked first)."""
+        missing = index + 1 - len(items)
+        if missing > 0:
+            if self._unsent + missing > MAX_UNSENT:
+                raise IndexError("more array elements skipped than MAX_UNSENT")
+            self._unsent += missing
+            items.extend([None] * missing)
+
 
 def _escaped(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)[1:-1]
-
-
-def _store(root: dict[str, Any], keys: tuple[PathKey, ...], value: Any, is_string: bool) -> None:
-    """Set `value` at `keys`, making the containers on the way; a string piece joins
-    the string already there. Raises TypeError on a path through the wrong container."""
-    if not isinstance(keys[0], str):
-        raise TypeError("the arguments are an object")
-    container: Any = root
-    for at, key in enumerate(keys[:-1]):
-        empty: Any = [] if isinstance(keys[at + 1], int) else {}
-        container = _child(container, key, empty)
-    last = keys[-1]
-    if isinstance(container, list):
-        if not isinstance(last, int):
-            raise TypeError("a key into an array")
-        items = cast("list[Any]", container)
-        items.extend([None] * (last + 1 - len(items)))
-        previous = items[last]
-        items[last] = previous + value if is_string and isinstance(previous, str) else value
-        return
-    if isinstance(last, int):
-        raise TypeError("an index into an object")
-    members = cast("dict[str, Any]", container)
-    previous = members.get(last)
-    members[last] = previous + value if is_string and isinstance(previous, str) else value
-
-
-def _child(container: Any, key: PathKey, empty: Any) -> Any:
-    if isinstance(container, list):
-        if not isinstance(key, int):
-            raise TypeError("a key into an array")
-        items = cast("list[Any]", container)
-        items.extend([None] * (key + 1 - len(items)))
-        if items[key] is None:
-            items[key] = empty
-        found = items[key]
-    else:
-        if isinstance(key, int):
-            raise TypeError("an index into an object")
-        members = cast("dict[str, Any]", container)
-        found = members.setdefault(key, empty)
-    if type(found) is not type(empty):  # a path through a value, or the other container
-        raise TypeError("a path through a value that is not its container")
-    return found
 
 
 def unreadable_arguments(arguments: Mapping[str, Any], path: object) -> str:
