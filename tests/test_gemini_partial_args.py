@@ -16,6 +16,7 @@ from google import genai
 from google.genai import types
 
 from toolwire._adapters.gemini.partial_args import MAX_UNSENT, fold_arguments, parse_json_path
+from toolwire._limits import MAX_DEPTH_CEILING
 from toolwire._read import read_calls
 from toolwire.core import (
     BaseFunctionToolModel,
@@ -389,3 +390,60 @@ def test_a_huge_index_is_refused_in_bounded_memory() -> None:
     assert parse_json_path(f"$[{2**53 - 1}]") == (2**53 - 1,)
     assert parse_json_path(f"$[{2**53}]") is None
     assert parse_json_path("$[" + "9" * 5000 + "]") is None
+
+
+def test_a_path_deeper_than_any_depth_limit_fails_the_depth_limit() -> None:
+    """A path of more than `MAX_DEPTH_CEILING` keys makes its call fail the depth limit
+    (read directly and streamed, and again from the final response), never a
+    RecursionError; a path at the ceiling folds, rewrites included."""
+    deep = "$" + ".a" * (MAX_DEPTH_CEILING + 1)
+    too_deep = (
+        "The arguments for 'write_file' were rejected: the arguments are nested deeper than "
+        "the limit of 64 levels. Call it again with smaller, flatter arguments."
+    )
+    ok = {"functionCall": {"name": "write_file", "args": {"path": "p", "content": "c"}}}
+    refused = {
+        "functionCall": {
+            "name": "write_file",
+            "partialArgs": [fragment(deep, numberValue=1), fragment("$.data[*]")],
+        }
+    }
+    ran: list[str] = []
+    results = GROUP.run_tool_calls(chunk(ok, refused, finish="STOP"), ran)
+    assert [(r.fail_reason, r.result_content) for r in results] == [
+        (None, "written"),
+        ("invalid_arguments", too_deep),
+    ]
+
+    def streamed(path: str) -> list[dict[str, Any]]:
+        back = [fragment(path, numberValue=1), fragment("$.b"), fragment("$.a.z")]
+        return [
+            chunk({"functionCall": {"name": "write_file", "willContinue": True}}),
+            chunk({"functionCall": {"partialArgs": back, "willContinue": True}}),
+            chunk({"functionCall": {}}, finish="STOP"),
+        ]
+
+    stream, events = feed_all(streamed(deep))
+    [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    opened = '"a":{' * MAX_DEPTH_CEILING
+    assert done == StandardToolCall(
+        "function", "toolwire_r-9_0", "write_file", "{, " + opened, True
+    )
+    final = stream.final_response()
+    assert parts_of(final) == [
+        types.Part(
+            function_call=types.FunctionCall(
+                name="write_file", args={}, partial_args=[types.PartialArg(json_path=deep)]
+            )
+        )
+    ]
+    assert [(r.fail_reason, r.result_content) for r in GROUP.run_tool_calls(final, ran)] == [
+        ("invalid_arguments", too_deep)
+    ]
+
+    _, events = feed_all(streamed("$" + ".a" * MAX_DEPTH_CEILING))
+    [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
+    nested: Any = 1
+    for _ in range(MAX_DEPTH_CEILING - 1):
+        nested = {"a": nested}
+    assert done.input == {"a": {**nested, "z": None}, "b": None}

@@ -20,7 +20,9 @@ Array elements a path skips are null. The nulls a call's paths add in all are bo
 `MAX_UNSENT`, the default `ArgumentLimits.max_chars`: each null counts one character, so
 arguments with more cannot fit in that limit, and a 30-character path such as
 `$.a[10000000000000]` must not cost memory and time in proportion to its index. A path
-past the bound makes the call unreadable, like any other.
+past the bound makes the call unreadable, like any other. So does a path nested deeper
+than any `ArgumentLimits.max_depth` allows (`MAX_DEPTH_CEILING` keys): its call fails the
+depth limit, and the fold never holds a tree deep enough to recurse on.
 
 The text: each fragment appends the JSON that writes its value where the paths so far
 left off (closing and opening brackets as needed), so the fragments of a call, joined,
@@ -37,7 +39,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
-from ..._limits import DEFAULT_LIMITS
+from ..._limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING
 
 __all__ = [
     "MAX_UNSENT",
@@ -148,7 +150,7 @@ class ArgumentsFold:
         keys = parse_json_path(path) if isinstance(path, str) else None
         value, is_string = _value_of(partial)
         continues = bool(partial.will_continue) and is_string
-        if keys is None or not keys:
+        if keys is None or not keys or len(keys) > MAX_DEPTH_CEILING:
             raise UnreadablePath(path)
         try:
             self._store(keys, value, is_string)
@@ -317,8 +319,20 @@ def _escaped(text: str) -> str:
 
 def unreadable_arguments(arguments: Mapping[str, Any], path: object) -> str:
     """The input of a call with a fragment toolwire cannot place: not JSON, so the call
-    is answered as invalid arguments and never runs."""
-    return json.dumps(arguments, ensure_ascii=False)[:-1] + f", <unreadable JSON path {path!r}>"
+    is answered as invalid arguments and never runs. A path nested past
+    `MAX_DEPTH_CEILING` is written as the members it opens (up to one level past it), so
+    the limits check refuses the call as too deep before reading it."""
+    keys = parse_json_path(path) if isinstance(path, str) else None
+    if keys is not None and len(keys) > MAX_DEPTH_CEILING:
+        opened = (
+            (json.dumps(key, ensure_ascii=False) + ":" if isinstance(key, str) else "")
+            + ("[" if isinstance(inner, int) else "{")
+            for key, inner in zip(keys[:MAX_DEPTH_CEILING], keys[1:], strict=False)
+        )
+        unreadable = "".join(opened)
+    else:
+        unreadable = f"<unreadable JSON path {path!r}>"
+    return json.dumps(arguments, ensure_ascii=False)[:-1] + ", " + unreadable
 
 
 def fold_arguments(args: Mapping[str, Any] | None, partials: Iterable[Any]) -> dict[str, Any] | str:
