@@ -235,7 +235,8 @@ def test_a_path_back_into_a_closed_container_rewrites_the_text() -> None:
     assert [d.fragment for d in deltas] == [
         '{"a":{"b":1',
         '},"c":2',
-        '{"a": {"b": 1, "d": 3.5}, "c": 2}',
+        '{"a":{"b":1,"d":3.5},"c":2',
+        "}",
     ]
     assert deltas[-1].partial_arguments == {"a": {"b": 1, "d": 3.5}, "c": 2}
     [done] = [e.call for e in events if isinstance(e, ToolCallCompleted)]
@@ -447,3 +448,41 @@ def test_a_path_deeper_than_any_depth_limit_fails_the_depth_limit() -> None:
     for _ in range(MAX_DEPTH_CEILING - 1):
         nested = {"a": nested}
     assert done.input == {"a": {**nested, "z": None}, "b": None}
+
+
+def test_after_a_rewrite_fragments_append_and_rewrites_stay_linear() -> None:
+    """After a rewrite the text appends again (a long string after it costs no more than
+    without it); a rewrite waits until the text grew by its length, so fragments that go
+    back again and again are written in text linear in theirs, and exact at the end."""
+    back = [fragment("$.o.x", numberValue=1), fragment("$.p", numberValue=2)]
+    back.append(fragment("$.o.y", numberValue=3))
+    content = [fragment("$.content", stringValue="ab", willContinue=True)] * 2
+    content.append(fragment("$.content", stringValue="c"))
+    run = [
+        chunk({"functionCall": {"name": "f", "partialArgs": back + content, "willContinue": True}}),
+        chunk({"functionCall": {}}, finish="STOP"),
+    ]
+    _, events = feed_all(run)
+    assert [e.fragment for e in events if isinstance(e, ToolCallArgumentsDelta)] == [
+        '{"o":{"x":1',
+        '},"p":2',
+        '{"o":{"x":1,"y":3},"p":2',
+        ',"content":"ab',
+        "ab",
+        'c"',
+        "}",
+    ]
+
+    zigzag = [fragment("$.o.x", numberValue=0)]
+    for n in range(1, 200):  # each member of "o" after "p{n}" closed it: back again
+        zigzag += [fragment(f"$.p{n}", numberValue=n), fragment(f"$.o.x{n}", numberValue=n)]
+    run[0]["candidates"][0]["content"]["parts"][0]["functionCall"]["partialArgs"] = zigzag
+    stream, events = feed_all(run)
+    deltas = [e for e in events if isinstance(e, ToolCallArgumentsDelta)]
+    arguments = {"o": {"x": 0, **{f"x{n}": n for n in range(1, 200)}}}
+    arguments |= {f"p{n}": n for n in range(1, 200)}
+    assert stream.completed_calls[0].input == arguments
+    assert deltas[-1].partial_arguments == arguments
+    text = json.dumps(arguments, separators=(",", ":"))
+    assert deltas[-1].fragment == text  # the rewrite waiting at the end, made by close
+    assert sum(len(d.fragment) for d in deltas) < 4 * len(text)  # not one rewrite each

@@ -29,7 +29,9 @@ left off (closing and opening brackets as needed), so the fragments of a call, j
 are its arguments as JSON, exactly what the other APIs stream. Vertex sends paths in
 document order; one that goes back into a container already closed cannot be appended,
 so the fold then rewrites the whole text (`add` returns `REWRITE`; the stream starts the
-call's preview again from it).
+call's preview again from it), leaving the object open so later fragments append again.
+Feeding stays linear: a rewrite waits (its fragments add no text) until the text written
+since the last one is at least as long as that one, and `close` makes any that waited.
 """
 
 from __future__ import annotations
@@ -120,8 +122,10 @@ class ArgumentsFold:
         "_counts",
         "_keys",
         "_open",
+        "_behind",
+        "_dumped",
+        "_grown",
         "_pieces",
-        "_rewritten",
         "_string",
         "_unsent",
         "arguments",
@@ -140,7 +144,12 @@ class ArgumentsFold:
         self._string: tuple[PathKey, ...] | None = None
         """The path of the string value the text leaves open, if any."""
         self._pieces: list[str] = []
-        self._rewritten = False
+        self._behind = False
+        """Whether the text misses fragments (a rewrite waits, see the module)."""
+        self._dumped = 0
+        """The length of the last rewrite's text."""
+        self._grown = 0
+        """Characters folded since the last rewrite."""
         self._unsent = 0
         """Array elements the paths skipped so far (see `MAX_UNSENT`)."""
 
@@ -156,32 +165,24 @@ class ArgumentsFold:
             self._store(keys, value, is_string)
         except (TypeError, IndexError, KeyError) as error:
             raise UnreadablePath(path) from error
-        if self._rewritten:
-            return REWRITE
-        piece = self._write(keys, value, is_string, continues)
-        if piece is None:
-            self._rewritten = True
-            return REWRITE
-        self._pieces.append(piece)
-        return piece
+        size = len(path) + (len(value) if is_string else 1)
+        return self._append(keys, value, is_string, continues, size)
 
     def add_arguments(self, arguments: Mapping[str, Any]) -> str:
-        """Fold a part's whole `args` (each top-level member set as sent)."""
+        """Fold a part's whole `args` (each top-level member set as sent); the JSON text
+        it appends, or `REWRITE`."""
         written: list[str] = []
         for name, value in arguments.items():
             self._store((name,), value, False)
-            piece = None if self._rewritten else self._write((name,), value, False, False)
-            if piece is None:
-                self._rewritten = True
-                return REWRITE
-            self._pieces.append(piece)
-            written.append(piece)
-        return "".join(written)
+            written.append(self._append((name,), value, False, False, len(name) + 1))
+        return REWRITE if REWRITE in written else "".join(written)
 
     def close(self) -> str:
-        """The text that ends the arguments (after the last fragment)."""
-        if self._rewritten:
-            return ""
+        """The text that ends the arguments (after the last fragment), or `REWRITE`
+        when a rewrite waited."""
+        rewritten = self._behind
+        if rewritten:
+            self._rewrite()
         out = ["{" if not self._pieces else ""]
         if self._string is not None:
             out.append('"')
@@ -190,13 +191,36 @@ class ArgumentsFold:
         self._string, self._open, self._closers = None, [], []
         piece = "".join(out)
         self._pieces.append(piece)
-        return piece
+        return REWRITE if rewritten else piece
 
     def text(self) -> str:
-        """The JSON text of the arguments so far (closed only after `close`)."""
-        if self._rewritten:
-            return json.dumps(self.arguments, ensure_ascii=False)
+        """The JSON text of the arguments so far (closed only after `close`; without the
+        fragments folded while a rewrite waits)."""
         return "".join(self._pieces)
+
+    def _append(
+        self, keys: tuple[PathKey, ...], value: Any, is_string: bool, continues: bool, size: int
+    ) -> str:
+        """The text a value just stored appends: its JSON, `REWRITE`, or "" while a
+        rewrite waits (`size` stands for its text until then)."""
+        if not self._behind:
+            piece = self._write(keys, value, is_string, continues)
+            if piece is not None:
+                self._pieces.append(piece)
+                self._grown += len(piece)
+                return piece
+            self._behind = True
+        self._grown += size
+        return self._rewrite() if self._grown >= self._dumped else ""
+
+    def _rewrite(self) -> str:
+        """Write the text again from the arguments, leaving the object open."""
+        text = json.dumps(self.arguments, ensure_ascii=False, separators=(",", ":"))[:-1]
+        self._pieces = [text]
+        self._open, self._closers, self._string = [], [], None
+        self._counts, self._keys = [len(self.arguments)], [set(self.arguments)]
+        self._behind, self._dumped, self._grown = False, len(text), 0
+        return REWRITE
 
     def _write(
         self, keys: tuple[PathKey, ...], value: Any, is_string: bool, continues: bool

@@ -21,7 +21,8 @@ part's position in the final content). A call Vertex AI streams in fragments
 unless the stream was made with `partial_args="fold"`; folded, it gives
 `ToolCallStarted` on its first part,
 a `ToolCallArgumentsDelta` per fragment (JSON text, with previews and string
-deltas as on the other APIs), and `ToolCallCompleted` on its last part; in the
+deltas as on the other APIs; none while a rewrite of the text waits, see
+`partial_args.py`), and `ToolCallCompleted` on its last part; in the
 final content it is one part holding the merged call (`args`, the first part's
 id and signature). A turn that ends while such a call is open (or a new call that
 starts before it ended) cuts it: `ToolCallTruncated`, and the final part keeps
