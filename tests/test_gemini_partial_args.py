@@ -486,3 +486,22 @@ def test_after_a_rewrite_fragments_append_and_rewrites_stay_linear() -> None:
     text = json.dumps(arguments, separators=(",", ":"))
     assert deltas[-1].fragment == text  # the rewrite waiting at the end, made by close
     assert sum(len(d.fragment) for d in deltas) < 4 * len(text)  # not one rewrite each
+
+
+def test_folding_never_changes_the_callers_objects() -> None:
+    """A fragment into an object the call's first part sent in `args` is written into a
+    copy: the chunk fed (or the response read) is unchanged, the call holds both."""
+    args = {"x": {"y": 1}}
+    first = chunk({"functionCall": {"name": "f", "args": args, "willContinue": True}})
+    into = chunk({"functionCall": {"partialArgs": [fragment("$.x.z", numberValue=2)]}})
+    chunks = [types.GenerateContentResponse.model_validate(c) for c in (first, into)]
+    unchanged = types.GenerateContentResponse.model_validate(json.loads(json.dumps(first)))
+    stream, _ = feed_all([*chunks, chunk(finish="STOP")])
+    assert chunks[0] == unchanged
+    assert stream.completed_calls[0].input == {"x": {"y": 1, "z": 2}}
+
+    fragments = [types.PartialArg(json_path="$.x.z", number_value=2)]
+    call = types.FunctionCall(name="f", args={"x": {"y": 1}}, partial_args=fragments)
+    [read] = read_calls([call], api="gemini")
+    assert read.input == {"x": {"y": 1, "z": 2}}
+    assert call == types.FunctionCall(name="f", args={"x": {"y": 1}}, partial_args=fragments)

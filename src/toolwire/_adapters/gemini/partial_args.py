@@ -41,6 +41,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, cast
 
+from ..._json import copy_json
 from ..._limits import DEFAULT_LIMITS, MAX_DEPTH_CEILING
 
 __all__ = [
@@ -169,11 +170,12 @@ class ArgumentsFold:
         return self._append(keys, value, is_string, continues, size)
 
     def add_arguments(self, arguments: Mapping[str, Any]) -> str:
-        """Fold a part's whole `args` (each top-level member set as sent); the JSON text
+        """Fold a part's whole `args` (each top-level member set as sent, copied: later
+        fragments write into it, and the caller's chunk must not change); the JSON text
         it appends, or `REWRITE`."""
         written: list[str] = []
         for name, value in arguments.items():
-            self._store((name,), value, False)
+            self._store((name,), copy_json(value), False)
             written.append(self._append((name,), value, False, False, len(name) + 1))
         return REWRITE if REWRITE in written else "".join(written)
 
