@@ -505,3 +505,44 @@ def test_folding_never_changes_the_callers_objects() -> None:
     [read] = read_calls([call], api="gemini")
     assert read.input == {"x": {"y": 1, "z": 2}}
     assert call == types.FunctionCall(name="f", args={"x": {"y": 1}}, partial_args=fragments)
+
+
+def test_quoted_names_read_as_rfc_9535_spells_them() -> None:
+    """A single-quoted name holds `"` as is and escapes `'`; a double-quoted one the other
+    way round; both take JSON's escapes and \\u escapes of whole characters. Anything
+    else (the other quote escaped, a lone surrogate, a control character, an unknown
+    escape) is no path. The stream folds such a name like any other."""
+    read = {
+        """$.greetings['say "hi"']""": ("greetings", 'say "hi"'),
+        r"$['it\'s']": ("it's",),
+        """$["it's"]""": ("it's",),
+        r'$["a\"b"]': ('a"b',),
+        r"""$['\\"']""": ('\\"',),
+        r"$['\u00e9\n\/\\\b\f\r\t']": ("\u00e9\n/\\\b\f\r\t",),
+        r"$['\ud83d\ude00']": ("\U0001f600",),
+        "$[ 'a' ][\t0\n]": ("a", 0),
+    }
+    assert {path: parse_json_path(path) for path in read} == read
+    for path in (r"$['a\"b']", r'$["a\'b"]', r"$['\ud800']", r"$['\udc00\ud800']"):
+        assert parse_json_path(path) is None, path
+    for path in ("$['a\x01']", r"$['\x']", r"$['\u12']", "$[\x0b'a']", "$.\ud800"):
+        assert parse_json_path(path) is None, path
+
+    path = """$.greetings['say "hi"']"""
+    run = [
+        chunk({"functionCall": {"name": "greet", "willContinue": True}}),
+        chunk({"functionCall": {"partialArgs": [fragment(path, stringValue="hello")]}}),
+        chunk(finish="STOP"),
+    ]
+    stream, events = feed_all(run)
+    arguments = {"greetings": {'say "hi"': "hello"}}
+    assert [e.fragment for e in events if isinstance(e, ToolCallArgumentsDelta)] == [
+        '{"greetings":{"say \\"hi\\"":"hello"',
+        "}}",
+    ]
+    assert stream.completed_calls == [
+        StandardToolCall("function", "toolwire_r-9_0", "greet", arguments, True)
+    ]
+    assert parts_of(stream.final_response()) == [
+        types.Part(function_call=types.FunctionCall(name="greet", args=arguments))
+    ]

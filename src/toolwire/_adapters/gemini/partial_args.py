@@ -64,9 +64,22 @@ MAX_UNSENT: Final = DEFAULT_LIMITS.max_chars
 _MAX_INDEX: Final = 2**53 - 1
 """RFC 9535's largest index (I-JSON's exact integers); a longer one is no JSON path."""
 
-_MEMBER = re.compile(r"\.([A-Za-z_\u0080-\U0010ffff][A-Za-z0-9_\u0080-\U0010ffff]*)")
-_INDEX = re.compile(r"\[(0|[1-9][0-9]*)\]")
-_QUOTED = re.compile(r"""\[\s*(?:'((?:[^'\\]|\\.)*)'|"((?:[^"\\]|\\.)*)")\s*\]""")
+# RFC 9535's grammar: blanks inside brackets; names with no surrogate or control character
+# unescaped; in a quoted name the other quote as is, its own quote and the JSON escapes
+# escaped, and \u escapes of whole characters (a surrogate only in a pair).
+_S = r"[ \t\n\r]*"
+_NAME = r"A-Za-z_\u0080-\ud7ff\ue000-\U0010ffff"
+_UNESCAPED = r"\x20\x21\x23-\x26\x28-\x5b\x5d-\ud7ff\ue000-\U0010ffff"
+_HEXCHAR = (
+    r"\\u(?:[0-9a-ce-fA-CE-F][0-9a-fA-F]{3}|[dD][0-7][0-9a-fA-F]{2}"
+    r"|[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2})"
+)
+_MEMBER = re.compile(rf"\.([{_NAME}][{_NAME}0-9]*)")
+_INDEX = re.compile(rf"\[{_S}(0|[1-9][0-9]*){_S}\]")
+_QUOTED = re.compile(
+    rf"\[{_S}(?:'((?:[{_UNESCAPED}\"]|\\[bfnrt/\\']|{_HEXCHAR})*)'"
+    rf"|\"((?:[{_UNESCAPED}']|\\[bfnrt/\\\"]|{_HEXCHAR})*)\"){_S}\]"
+)
 
 
 def parse_json_path(path: str) -> tuple[PathKey, ...] | None:
@@ -87,11 +100,9 @@ def parse_json_path(path: str) -> tuple[PathKey, ...] | None:
             keys.append(int(digits))
         elif (found := _QUOTED.match(path, at)) is not None:
             single, double = found.group(1), found.group(2)
-            quoted = single if single is not None else double
-            try:
-                keys.append(json.loads('"' + quoted.replace("\\'", "'") + '"'))
-            except ValueError:
-                return None
+            if single is not None:  # the same escapes as JSON's, but \' for ' and " as is
+                double = single.replace("\\'", "'").replace('"', '\\"')
+            keys.append(json.loads('"' + double + '"'))
         else:
             return None
         at = found.end()
