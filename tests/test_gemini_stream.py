@@ -22,7 +22,7 @@ from toolwire.core import (
     assistant_messages,
     turn_status,
 )
-from toolwire.exceptions import StreamIncompleteError
+from toolwire.exceptions import StreamIncompleteError, StreamOrderError
 
 
 def b64(data: bytes) -> str:
@@ -135,7 +135,7 @@ def test_provider_ids_and_provider_index() -> None:
     _, events = feed_all(
         [
             chunk({"text": "a"}, {"functionCall": {"name": "f", "args": {}, "id": "c1"}}),
-            chunk({"text": "b"}, finish="STOP"),
+            chunk({"text": "b"}),
             chunk({"functionCall": {"name": "f", "args": {}}}, finish="STOP"),
         ]
     )
@@ -223,3 +223,43 @@ def test_only_candidate_zero_is_folded() -> None:
     assert events == [TextDelta("mine"), TurnEnded("STOP", "done")]
     content = (stream.final_response().candidates or [])[0].content
     assert content == types.Content(role="model", parts=[types.Part(text="mine")])
+
+
+def test_content_after_the_finish_reason_is_refused() -> None:
+    """After the chunk with the finish reason, a chunk may repeat it with usage or an empty
+    filler part, or carry usage alone (the turn stays as it was, usage from the last
+    chunk); a chunk with a part raises `StreamOrderError` saying what to feed, before any
+    event of it."""
+    done = chunk({"text": "Done."}, finish="STOP", usage=10)
+    usage_only = types.GenerateContentResponse.model_validate(
+        {"usageMetadata": {"promptTokenCount": 7, "totalTokenCount": 12}, "responseId": "r-1"}
+    )
+    stream, events = feed_all([done, chunk({"text": ""}, finish="STOP", usage=11), usage_only])
+    assert events == [TextDelta("Done."), TurnEnded("STOP", "done")]
+    final = stream.final_response()
+    assert final == usage_only.model_copy(
+        update={
+            "candidates": [
+                types.Candidate(
+                    index=0,
+                    finish_reason=types.FinishReason.STOP,
+                    content=types.Content(role="model", parts=[types.Part(text="Done.")]),
+                )
+            ]
+        }
+    )
+
+    call: dict[str, Any] = {"functionCall": {"name": "delete_all", "args": {}}}
+    late: dict[str, Any]
+    for late in (call, {"text": "more"}):
+        stream, _ = feed_all([done])
+        with pytest.raises(StreamOrderError) as refused:
+            stream.feed(chunk(late))
+        name = "the function call 'delete_all'" if late is call else "a part"
+        assert str(refused.value) == (
+            f"A chunk holding {name} arrived after the chunk with finish_reason 'STOP', "
+            "which ended the turn. Feed one stream, in order, to one "
+            "ToolCallStream('gemini'), and start a new one for the next request."
+        )
+        assert stream.completed_calls == []
+        assert turn_status(stream.final_response(), "gemini") == "done"

@@ -29,7 +29,9 @@ starts before it ended) cuts it: `ToolCallTruncated`, and the final part keeps
 `will_continue=True` with the arguments received, so reading it again gives the
 same cut call, answered "truncated" and never run. Text parts give `TextDelta`s, thought
 parts `ReasoningDelta`s, and a chunk carrying a finish reason (or a blocked
-prompt) gives `TurnEnded`. Synthesized ids use the stream's `response_id` and
+prompt) gives `TurnEnded`. A chunk after the one with the finish reason may
+repeat it and carry usage or an empty filler part; one with anything else raises
+`StreamOrderError` (the turn was reported ended). Synthesized ids use the stream's `response_id` and
 the call's position, so they equal those of dispatching `final_response()`.
 """
 
@@ -45,7 +47,7 @@ from ..._json import copy_json
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
-from ...exceptions import StreamIncompleteError, ToolwireError
+from ...exceptions import StreamIncompleteError, StreamOrderError, ToolwireError
 from .partial_args import REWRITE, ArgumentsFold, UnreadablePath, unreadable_arguments
 from .turn import enum_text, status_of
 
@@ -121,6 +123,8 @@ class GeminiStreamAccumulator(TrackedStream):
         else:
             candidate = _first_candidate(chunk)
         if candidate is not None:
+            if self._finish_reason is not None:
+                _require_nothing_after(candidate, self._finish_reason)
             self._fold_candidate(candidate, events)
         if self._streamed is not None and self._finish_reason is not None:
             self._end_streamed(self._streamed, events, cut=True)
@@ -260,8 +264,8 @@ class GeminiStreamAccumulator(TrackedStream):
             previous.pieces.append(text)
             previous.signature = part.thought_signature
             return
-        if not text and not thought and part.thought_signature is None:
-            return  # an empty filler part
+        if _is_filler(part):
+            return
         self._entries.append(_TextRun(part, thought, [text], part.thought_signature))
 
     def final_response(self) -> GenerateContentResponse:
@@ -379,6 +383,31 @@ def _first_candidate(chunk: GenerateContentResponse) -> Candidate | None:
         if not candidate.index:
             return candidate
     return None
+
+
+def _is_filler(part: Part) -> bool:
+    """An empty text part without a signature: it holds nothing (streams send one with
+    the finish reason)."""
+    return (
+        part.text == ""
+        and not part.thought
+        and part.thought_signature is None
+        and (part.__pydantic_fields_set__ <= _PLAIN_TEXT_FIELDS or _others_unset(part))
+    )
+
+
+def _require_nothing_after(candidate: Candidate, finish_reason: str) -> None:
+    """Raise if a chunk after the finish reason carries parts (not empty fillers)."""
+    content = candidate.content
+    for part in (content.parts if content is not None else None) or ():
+        if not _is_filler(part):
+            call = part.function_call
+            what = f"the function call {call.name!r}" if call is not None else "a part"
+            raise StreamOrderError(
+                f"A chunk holding {what} arrived after the chunk with finish_reason "
+                f"{finish_reason!r}, which ended the turn. Feed one stream, in order, to one "
+                "ToolCallStream('gemini'), and start a new one for the next request."
+            )
 
 
 def _others_unset(part: Part) -> bool:
