@@ -22,7 +22,7 @@ from toolwire.core import (
     assistant_messages,
     turn_status,
 )
-from toolwire.exceptions import StreamIncompleteError, StreamOrderError
+from toolwire.exceptions import StreamIncompleteError, StreamOrderError, UnexpectedObjectError
 
 
 def b64(data: bytes) -> str:
@@ -263,3 +263,30 @@ def test_content_after_the_finish_reason_is_refused() -> None:
         )
         assert stream.completed_calls == []
         assert turn_status(stream.final_response(), "gemini") == "done"
+
+
+def test_a_dict_the_sdk_refuses_raises_unexpected_object_error() -> None:
+    """A dict chunk that is not a GenerateContentResponse raises toolwire's
+    `UnexpectedObjectError` saying where it is wrong (or which API's it is), not
+    pydantic's error."""
+    expected = {
+        "candidates": (
+            "ToolCallStream('gemini').feed() cannot read this dict as a GenerateContentResponse "
+            "(candidates: Input should be a valid list): feed the chunks "
+            "generate_content_stream yields, or their dict form (the API's JSON, or "
+            "chunk.model_dump())."
+        ),
+        "choices": (
+            "ToolCallStream('gemini').feed() cannot take a dict with keys ['choices', 'id', "
+            "'object']: it belongs to the Chat Completions API: use "
+            "ToolCallStream('chat.completions')."
+        ),
+    }
+    items: list[dict[str, Any]] = [
+        {"candidates": "x"},
+        {"choices": [], "id": "c", "object": "chat.completion.chunk"},
+    ]
+    for item in items:
+        with pytest.raises(UnexpectedObjectError) as refused:
+            ToolCallStream("gemini").feed(item)
+        assert str(refused.value) == expected[next(iter(item))]

@@ -32,6 +32,8 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeGuard, cast
 from .exceptions import ToolwireError, UnexpectedObjectError, UnknownApiError
 
 if TYPE_CHECKING:
+    import pydantic
+
     from ._adapters._base import Adapter
 
 __all__ = [
@@ -47,6 +49,7 @@ __all__ = [
     "api_of",
     "api_or_none",
     "check_api",
+    "first_problem",
     "gemini_keys",
     "is_api",
     "is_sdk_type",
@@ -448,6 +451,12 @@ def wrong_object(obj: object, api: Api, expected: str) -> UnexpectedObjectError:
     else:
         advice = f"pass what the {_title(api)} client returned, or its dict form."
     return UnexpectedObjectError(f"Expected {expected}, got {_describe(obj)}: {advice}")
+
+
+def first_problem(error: pydantic.ValidationError) -> str:
+    """Where an SDK model refused a dict, and why (`candidates: Input should be...`)."""
+    first = error.errors(include_url=False, include_input=False)[0]
+    return ".".join(str(piece) for piece in first["loc"]) + ": " + first["msg"]
 
 
 def wrong_stream_item(item: object, api: Api) -> UnexpectedObjectError:

@@ -85,7 +85,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple, cast
 
-from ..._api import GEMINI_PART_KEYS, gemini_keys, is_sdk_type, wrong_object
+from ..._api import GEMINI_PART_KEYS, first_problem, gemini_keys, is_sdk_type, wrong_object
 from ..._call import StandardToolCall, synthesized_id
 from ..._class_reading import (
     ITEM,
@@ -420,10 +420,8 @@ def _content_of_dict(data: Mapping[str, Any]) -> Content:
     try:
         return types.Content.model_validate(data)
     except pydantic.ValidationError as error:
-        first = error.errors(include_url=False, include_input=False)[0]
-        where = ".".join(str(piece) for piece in first["loc"])
         raise ToolwireError(
-            f"This Gemini content is not in the SDK's shape: {where}: {first['msg']}. Pass "
+            f"This Gemini content is not in the SDK's shape: {first_problem(error)}. Pass "
             "the response (or its candidate or Content) as the SDK returned it, or its dict "
             "form."
         ) from error

@@ -40,14 +40,19 @@ from __future__ import annotations
 import copy
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
-from ..._api import mro_names
+from ..._api import api_or_none, first_problem, mro_names, wrong_stream_item
 from ..._json import copy_json
 from ..._streaming._events import NewReasoningDelta, NewTextDelta, StreamEvent, TurnEnded
 from ..._streaming._gate import TAKE, StreamGate
 from ..._streaming._tracker import CallTracker, TrackedStream
-from ...exceptions import StreamIncompleteError, StreamOrderError, ToolwireError
+from ...exceptions import (
+    StreamIncompleteError,
+    StreamOrderError,
+    ToolwireError,
+    UnexpectedObjectError,
+)
 from .partial_args import REWRITE, ArgumentsFold, UnreadablePath, unreadable_arguments
 from .turn import enum_text, status_of
 
@@ -358,9 +363,21 @@ def _merged_part(streamed: _StreamedCall) -> Part:
 
 def _as_chunk(item: object) -> GenerateContentResponse:
     if isinstance(item, dict):
+        import pydantic
         from google.genai import types
 
-        return types.GenerateContentResponse.model_validate(item)
+        try:
+            return types.GenerateContentResponse.model_validate(item)
+        except pydantic.ValidationError as error:
+            data = cast("dict[str, Any]", item)
+            if api_or_none(data) not in (None, "gemini"):
+                raise wrong_stream_item(data, "gemini") from error  # names its API
+            raise UnexpectedObjectError(
+                "ToolCallStream('gemini').feed() cannot read this dict as a "
+                f"GenerateContentResponse ({first_problem(error)}): feed the chunks "
+                "generate_content_stream yields, or their dict form (the API's JSON, or "
+                "chunk.model_dump())."
+            ) from error
     if type(item) not in _GATE.actions:
         _GATE.admit(item)
     chunk: Any = item
