@@ -22,6 +22,7 @@ from toolwire.core import (
     BaseFunctionToolModel,
     ChatServer,
     StandardToolCall,
+    StringDelta,
     ToolCallArgumentsDelta,
     ToolCallCompleted,
     ToolCallStarted,
@@ -545,4 +546,25 @@ def test_quoted_names_read_as_rfc_9535_spells_them() -> None:
     ]
     assert parts_of(stream.final_response()) == [
         types.Part(function_call=types.FunctionCall(name="greet", args=arguments))
+    ]
+
+
+def test_earlier_deltas_preview_the_rewritten_text() -> None:
+    """After a rewrite, the deltas made before it preview the arguments as they are now
+    (read late, they show later fragments, and the final arguments once complete),
+    while each keeps the string delta of its own fragment."""
+    back = [fragment("$.o.x", numberValue=1), fragment("$.s", stringValue="ab")]
+    back.append(fragment("$.o.y", numberValue=3))
+    run = [
+        chunk({"functionCall": {"name": "f", "partialArgs": back, "willContinue": True}}),
+        chunk({"functionCall": {}}, finish="STOP"),
+    ]
+    _, events = feed_all(run)
+    arguments = {"o": {"x": 1, "y": 3}, "s": "ab"}
+    deltas = [e for e in events if isinstance(e, ToolCallArgumentsDelta)]
+    assert [(d.fragment, d.string_delta, d.partial_arguments) for d in deltas] == [
+        ('{"o":{"x":1', None, arguments),
+        ('},"s":"ab"', StringDelta(("s",), "ab"), arguments),
+        ('{"o":{"x":1,"y":3},"s":"ab"', StringDelta(("s",), "ab"), arguments),
+        ("}", None, arguments),
     ]

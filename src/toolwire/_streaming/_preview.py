@@ -116,6 +116,7 @@ class ArgumentsPreview:
         "_scanned_size",
         "_size",
         "_scanner",
+        "successor",
     )
 
     def __init__(self) -> None:
@@ -138,6 +139,9 @@ class ArgumentsPreview:
         # arguments (they are then previewed exactly)
         self._leaf_path: tuple[PathKey, ...] | None = None  # set while the preview holds
         # the open string value at this path, and only that string grew (or ended) since
+        self.successor: ArgumentsPreview | None = None
+        """The preview that replaced this one when the arguments started again (the API
+        sent them anew): events of the earlier fragments preview from it."""
 
     @property
     def scanner(self) -> JsonScanner:

@@ -96,8 +96,11 @@ class CallTracker:
         call.synthesized_id = False
 
     def restart(self, key: Hashable) -> None:
-        """Empty an open call's arguments: the API sent a whole new copy of them."""
-        self._open[key].preview = ArgumentsPreview()
+        """Empty an open call's arguments: the API sent a whole new copy of them. Events
+        of the fragments before keep their string deltas, and preview the new copy."""
+        call = self._open[key]
+        earlier = call.preview
+        call.preview = earlier.successor = ArgumentsPreview()
 
     def add(self, key: Hashable, fragment: str) -> ToolCallArgumentsDelta | None:
         """Append an argument fragment; None for an empty one, or when no call is open
