@@ -568,3 +568,21 @@ def test_earlier_deltas_preview_the_rewritten_text() -> None:
         ('{"o":{"x":1,"y":3},"s":"ab"', StringDelta(("s",), "ab"), arguments),
         ("}", None, arguments),
     ]
+
+
+def test_a_delta_read_before_a_rewrite_previews_the_rewritten_text_after_it() -> None:
+    """A preview read (and cached, fresh) before the arguments were written again is not
+    served from that cache afterwards: the same delta then shows the new text's preview."""
+    stream = ToolCallStream("gemini", partial_args="fold")
+    first = [fragment("$.o.x", numberValue=1), fragment("$.s", stringValue="ab")]
+    events = stream.feed(
+        chunk({"functionCall": {"name": "f", "partialArgs": first, "willContinue": True}})
+    )
+    early = next(e for e in events if isinstance(e, ToolCallArgumentsDelta))
+    assert early.partial_arguments == {"o": {"x": 1}, "s": "ab"}
+    assert early.string_delta is None
+    back = [fragment("$.o.y", numberValue=3)]  # back into a closed object: a rewrite
+    stream.feed(chunk({"functionCall": {"partialArgs": back, "willContinue": True}}))
+    stream.feed(chunk({"functionCall": {}}, finish="STOP"))
+    assert early.string_delta is None  # its own fragment's, read again after the rewrite
+    assert early.partial_arguments == {"o": {"x": 1, "y": 3}, "s": "ab"}

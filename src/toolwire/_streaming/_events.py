@@ -167,8 +167,6 @@ class ToolCallArgumentsDelta:
         Do not mutate the returned dict.
         """
         preview = self._arguments
-        while preview.successor is not None:  # the arguments started again since
-            preview = preview.successor
         # `preview.partial()`'s first case inline (read on every event by live displays):
         # while the cached preview is fresh enough, it is the answer.
         if preview._size <= preview._fresh_until:

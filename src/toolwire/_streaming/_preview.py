@@ -143,6 +143,17 @@ class ArgumentsPreview:
         """The preview that replaced this one when the arguments started again (the API
         sent them anew): events of the earlier fragments preview from it."""
 
+    def replaced(self) -> ArgumentsPreview:
+        """A new, empty preview for the arguments sent again, which this one's events
+        preview from from now on (each keeps its own fragment's string delta).
+
+        This preview is marked stale for good, so a read of `partial_arguments` finds it
+        so in its first test and reaches `partial`, which follows `successor`: the read
+        every live display makes on every event pays nothing for restarts."""
+        successor = self.successor = ArgumentsPreview()
+        self._fresh_until = -1
+        return successor
+
     @property
     def scanner(self) -> JsonScanner:
         """The JSON scanner, caught up with every fragment (read its state; never feed
@@ -221,6 +232,11 @@ class ArgumentsPreview:
         """
         if self._size <= self._fresh_until:
             return self._preview
+        if self.successor is not None:  # the arguments were sent again: the newest copy's
+            newest = self.successor
+            while newest.successor is not None:
+                newest = newest.successor
+            return newest.partial()
         if self._size <= PARSED_WHOLE_UNTIL and self._leaf_path is None and self._parsed_whole():
             return self._preview
         self._catch_up()
@@ -286,6 +302,8 @@ class ArgumentsPreview:
         the buffer grows by at most `size // (LAG_DIVISOR - 1)`, which is exactly while
         `lag <= max_lag(len(raw))`."""
         self._preview_at = size
+        if self.successor is not None:  # replaced (a string delta read late caught up):
+            return  # stay stale, so reads go on to the successor
         self._fresh_until = self._fresh_bound = size + size // (LAG_DIVISOR - 1)
 
     def _settle(self) -> None:

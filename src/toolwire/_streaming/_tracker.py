@@ -99,8 +99,7 @@ class CallTracker:
         """Empty an open call's arguments: the API sent a whole new copy of them. Events
         of the fragments before keep their string deltas, and preview the new copy."""
         call = self._open[key]
-        earlier = call.preview
-        call.preview = earlier.successor = ArgumentsPreview()
+        call.preview = call.preview.replaced()
 
     def add(self, key: Hashable, fragment: str) -> ToolCallArgumentsDelta | None:
         """Append an argument fragment; None for an empty one, or when no call is open
