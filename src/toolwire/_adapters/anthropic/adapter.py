@@ -179,7 +179,10 @@ class AnthropicAdapter:
         An empty text block is left out: the API sometimes returns one next to a
         tool_use (anthropic-sdk-python#461) but rejects it when it is sent back ("text
         content blocks must be non-empty"), and it holds nothing the model wrote. A turn
-        of empty text blocks only is a turn with no content.
+        whose text is all blank (empty or whitespace) and holds nothing else is a turn
+        with no content: the API accepts whitespace beside other blocks but rejects a
+        message of whitespace text only ("text content blocks must contain
+        non-whitespace text"), and the model does return such turns.
         """
         blocks, message_id, _ = _message_of(response)
         content: list[Any] = []
@@ -191,7 +194,7 @@ class AnthropicAdapter:
                 ordinal += 1
             elif kind != "text" or field(block, "text"):
                 content.append(block_param(block))
-        if not content:
+        if all(b["type"] == "text" and not str(b["text"] or "").strip() for b in content):
             return []
         return [{"role": "assistant", "content": content}]
 
