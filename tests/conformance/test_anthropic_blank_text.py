@@ -14,6 +14,7 @@ from anthropic.types import Message, MessageParam
 
 from tests.testing._corpus import corpus_case
 from toolwire.core import assistant_messages
+from toolwire.testing import HistoryProblem, check_history
 
 PARALLEL = "models__anthropic__test_output__test_mixed_tools_basemodel_output__i0"
 """A recorded turn of two tool_use blocks (get_population and get_area, London)."""
@@ -50,3 +51,23 @@ def test_whitespace_text_beside_tool_use_is_replayed() -> None:
         }
     ]
     assert replayed == expected
+
+
+def test_check_history_refuses_the_blank_turn_and_accepts_its_replay() -> None:
+    """The recorded follow-up, then a blank turn and a user message: sent as the SDK's own
+    `to_param()` it is reported; replayed by `assistant_messages` it passes."""
+    followup: list[MessageParam] = corpus_case(PARALLEL)["followup_request"]["messages"]
+    turn = _recorded([{"type": "text", "text": "\n\n"}], "end_turn")
+    question: MessageParam = {"role": "user", "content": "And Paris?"}
+    as_sent = [*followup, turn.to_param(), question]
+    assert check_history(as_sent, "anthropic") == [
+        HistoryProblem(
+            len(followup),
+            f"messages[{len(followup)}] (assistant) holds only whitespace text, and the API "
+            'rejects that ("text content blocks must contain non-whitespace text"); drop the '
+            "blank text, and the message if nothing is left (assistant_messages leaves out a "
+            "turn of blank text)",
+        )
+    ]
+    replayed = [*followup, *assistant_messages(turn, "anthropic"), question]
+    assert check_history(replayed, "anthropic") == []

@@ -221,3 +221,53 @@ def test_missing_ids() -> None:
             ),
         ]
     )
+
+
+def test_whitespace_text_only() -> None:
+    """A message whose only content is whitespace text is reported (the live API refuses it
+    with "text content blocks must contain non-whitespace text"), for blocks and for a user
+    string; whitespace beside results or tool_use blocks is accepted."""
+    messages = _messages()
+    messages[1]["content"].insert(0, {"type": "text", "text": "\n\n"})
+    messages[2]["content"].append({"type": "text", "text": " "})
+    assert anthropic_history_problems(messages) == []
+    messages += [
+        {"role": "assistant", "content": [{"type": "text", "text": "\n\n"}]},
+        {"role": "user", "content": " \n"},
+    ]
+    assert _pairs(anthropic_history_problems(messages)) == snapshot(
+        [
+            (
+                3,
+                'messages[3] (assistant) holds only whitespace text, and the API rejects that ("text content blocks must contain non-whitespace text"); drop the blank text, and the message if nothing is left (assistant_messages leaves out a turn of blank text)',
+            ),
+            (
+                4,
+                'messages[4] (user) holds only whitespace text, and the API rejects that ("text content blocks must contain non-whitespace text"); drop the blank text, and the message if nothing is left (assistant_messages leaves out a turn of blank text)',
+            ),
+        ]
+    )
+
+
+def test_user_message_without_content() -> None:
+    """A user message with `""` or `[]` content is reported ("user messages must have
+    non-empty content"); an empty assistant message is accepted."""
+    messages = _messages()
+    messages += [
+        {"role": "assistant", "content": []},
+        {"role": "user", "content": ""},
+        {"role": "assistant", "content": "ok"},
+        {"role": "user", "content": []},
+    ]
+    assert _pairs(anthropic_history_problems(messages)) == snapshot(
+        [
+            (
+                4,
+                'messages[4] (user) has no content, and the API rejects it ("user messages must have non-empty content"); give it text, or leave the message out',
+            ),
+            (
+                6,
+                'messages[6] (user) has no content, and the API rejects it ("user messages must have non-empty content"); give it text, or leave the message out',
+            ),
+        ]
+    )

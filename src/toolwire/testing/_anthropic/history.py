@@ -21,6 +21,12 @@ What the live API rejects, and how each rule reads:
 - a text block whose text is empty, in any message (live: "text content
   blocks must be non-empty"). The API itself sometimes returns one next to a
   `tool_use` (anthropic-sdk-python#461); `assistant_messages` leaves it out;
+- a message whose content is text blocks that are all blank, with some
+  whitespace (live: "text content blocks must contain non-whitespace text"),
+  or a user message whose content is a whitespace string; whitespace beside
+  other content (`[text " ", text "ok"]`, `[text "\n\n", tool_use]`) is accepted;
+- a user message with no content, `""` or `[]` (live: "user messages must
+  have non-empty content"; an assistant message may be empty);
 - more than four blocks with `cache_control` (`cache.py`).
 
 Accepted: string content for plain user messages, text or images after the
@@ -75,6 +81,7 @@ def anthropic_history_problems(
         role = text_field(message, "role")
         blocks = blocks_of(message, "content")
         problems += _empty_texts(index, role, blocks)
+        problems += _blank(index, role, field(message, "content"), blocks)
         if role == "assistant":
             turn = turn or _Turn()
             problems += _collect_uses(index, blocks, turn)
@@ -102,6 +109,36 @@ def _empty_texts(index: int, role: str, blocks: list[Mapping[str, Any]]) -> list
         )
         for position, block in enumerate(blocks)
         if text_field(block, "type") == "text" and field(block, "text") == ""
+    ]
+
+
+def _blank(
+    index: int, role: str, content: object, blocks: list[Mapping[str, Any]]
+) -> list[HistoryProblem]:
+    """A message with nothing visible in it: no content (user), or whitespace text only."""
+    if role == "user" and content in (None, "", []):
+        return [
+            HistoryProblem(
+                index,
+                f'messages[{index}] (user) has no content, and the API rejects it ("user '
+                'messages must have non-empty content"); give it text, or leave the message out',
+            )
+        ]
+    if isinstance(content, str):
+        blank = role == "user" and not content.strip()
+    else:
+        texts = [text_field(b, "text") for b in blocks if text_field(b, "type") == "text"]
+        blank = len(texts) == len(blocks) and any(texts) and not any(t.strip() for t in texts)
+    if not blank:
+        return []
+    return [
+        HistoryProblem(
+            index,
+            f"messages[{index}] ({role or 'no role'}) holds only whitespace text, and the API "
+            'rejects that ("text content blocks must contain non-whitespace text"); drop the '
+            "blank text, and the message if nothing is left (assistant_messages leaves out a "
+            "turn of blank text)",
+        )
     ]
 
 
