@@ -416,6 +416,41 @@ def test_a_call_listed_with_its_own_refusal_raises_before_anything_runs() -> Non
     assert answers(results) == [("c1", "refused", "no"), ("c1", None, "Paid B.")]
 
 
+def test_a_refusal_sent_uses_up_the_call_it_refuses() -> None:
+    [pending] = GROUP.prepare_tool_calls([use("c1", "pay", invoice="A")])
+    edited = pending.edit({"invoice": "B"})
+    assert answers(GROUP.run_pending([pending.refuse("no")], None)) == [("c1", "refused", "no")]
+    outcomes: list[str] = []
+    for attempt in (
+        lambda: GROUP.run_pending([pending], None),
+        lambda: GROUP.run_pending([edited], None),
+        lambda: GROUP.dump_pending([pending]),
+        lambda: pending.edit({"invoice": "C"}),
+    ):
+        with pytest.raises(PendingCallError) as caught:
+            attempt()
+        outcomes.append(str(caught.value).split(":")[0])
+    assert (RAN, outcomes) == snapshot(
+        (
+            [],
+            [
+                "The pending call 'c1' to 'pay' was already given to run_pending, which answered it (with its result, or in the ToolBatchError it raised",
+                "The pending call 'c1' to 'pay' was already given to run_pending, which answered it (with its result, or in the ToolBatchError it raised",
+                "The pending call 'c1' to 'pay' was already given to run_pending, which answered it",
+                "The pending call 'c1' to 'pay' was already given to run_pending, which answered it",
+            ],
+        )
+    )
+    # An edit's refusal uses up the call it was made from too.
+    [pending] = GROUP.prepare_tool_calls([use("c2", "pay", invoice="A")])
+    asyncio.run(
+        aio.ToolGroup[None, None]().run_pending([pending.edit({"invoice": "B"}).refuse()], None)
+    )
+    with pytest.raises(PendingCallError, match="already given"):
+        GROUP.run_pending([pending], None)
+    assert RAN == []
+
+
 @pytest.mark.parametrize(
     ("arguments", "problem"),
     [

@@ -117,7 +117,6 @@ class PendingCall(Generic[Tool]):
     _position: int = -1  # its place in `_batch`
     _approval: object = field(default=_UNSET, init=False, repr=False)  # `approval`, once asked
     _claimed: bool = field(default=False, init=False, repr=False)
-    _refusals: list[ToolCallFailure] = field(default_factory=list[ToolCallFailure], init=False, repr=False)  # fmt: skip
     _edit: ArgumentEdit | None = None  # how a person changed its arguments (`edit`)
     _root: PendingCall[Any] | None = None  # the call `edit`/`answer` made it from
 
@@ -256,10 +255,12 @@ class PendingCall(Generic[Tool]):
 
     def refuse(self, reason: str = DEFAULT_REFUSAL) -> ToolCallFailure:
         """The answer for a call you decided not to run: a "refused" failure whose text
-        (`reason`) the model reads. Put it in `run_pending` in the call's place."""
+        (`reason`) the model reads. Put it in `run_pending` in the call's place; once
+        sent there, it uses up the call (and the one it was made from), which can then
+        no longer run, be edited or be dumped."""
         refusal = ToolCallFailure.for_call(self.call, reason, fail_reason="refused")
-        self._refusals.append(refusal)  # so `run_pending` can tell it from another call's
         refusal._pending_origin = (self._batch, self._position)
+        refusal._refusing = self  # sent, it uses up this call: it can no longer run
         return refusal
 
 
@@ -391,9 +392,11 @@ def prepared_items(
                 f"run_pending takes PendingCall objects (to run) and ToolCallFailure "
                 f"objects (e.g. from pending.refuse(reason)); got {type(entry).__name__}."
             )
-    failures = {id(entry) for entry in decided if isinstance(entry, ToolCallFailure)}
+    refused: list[PendingCall[Any]] = [
+        r for e in decided if (r := getattr(e, "_refusing", None)) is not None
+    ]
     for entry in pending:
-        if any(id(refusal) in failures for refusal in entry._refusals):
+        if any(refusing is entry for refusing in refused):
             call = entry.call
             raise PendingCallError(
                 f"The pending call {call.id!r} to {call.name!r} is listed with its own "
@@ -417,7 +420,7 @@ def prepared_items(
                     calls=(call,),
                 )
         _check_answers(calls, decided, pending, partial)
-        for entry in pending:
+        for entry in (*pending, *refused):  # a refusal sent uses up the call it refuses
             object.__setattr__(entry, "_claimed", True)
             if entry._root is not None:  # an edit or answer uses up the call it came from
                 object.__setattr__(entry._root, "_claimed", True)

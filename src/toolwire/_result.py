@@ -129,15 +129,26 @@ _REPLACED_FROM: Any = _ReplacedFrom()
 class _ResultBase:
     """The provider-native forms every result offers (rendered by each API's adapter)."""
 
-    __slots__ = ("_cut", "_edit", "_guardrail", "_pending_origin", "_repairs", "_retries_exhausted")
+    __slots__ = (
+        "_cut",
+        "_edit",
+        "_guardrail",
+        "_pending_origin",
+        "_refusing",
+        "_repairs",
+        "_retries_exhausted",
+    )
 
     def __getstate__(self) -> dict[str, Any]:
         """Every slot that is set: the fields, and the records kept beside them (`edit`,
         `cut`, `guardrail`, `repairs`, `retries_exhausted`, a refusal's origin), so that
         pickle (at any protocol), `copy.copy` and `copy.deepcopy` keep them all
-        (`dataclasses.replace` keeps those that still hold: see `_carry_records`)."""
+        (`dataclasses.replace` keeps those that still hold: see `_carry_records`). Not
+        `_refusing`: a link to a live `PendingCall`, which a copy must not use up."""
         return {
-            name: getattr(self, name) for name in _slot_names(type(self)) if hasattr(self, name)
+            name: getattr(self, name)
+            for name in _slot_names(type(self))
+            if name != "_refusing" and hasattr(self, name)
         }
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -148,6 +159,10 @@ class _ResultBase:
     """Set only on a refusal `PendingCall.refuse` made: the response (its call ids) and
     position of the call it answers, so `run_pending` can tell it from another answer
     to the same id. Not a field: unset on every other result, costing nothing."""
+    _refusing: Any
+    """Set only on a refusal `PendingCall.refuse` made: that `PendingCall`, which
+    `run_pending` uses up when it sends the refusal (so the refused call cannot run
+    later)."""
     _repairs: tuple[ArgumentRepair, ...]
     _retries_exhausted: bool
     # Set only by a batch run with `repair=` or `retries=` (see the properties below):
