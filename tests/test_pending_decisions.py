@@ -422,6 +422,26 @@ def test_an_answered_call_loads_even_when_its_tool_changed() -> None:
     ]
 
 
+class pick_color_as_text(BaseCustomToolModel[None, str]):
+    """Pick a color, described in words."""
+
+    model_tool_custom_name = "pick_color"
+
+    def model_tool_handler(self, context: None) -> tuple[str, str]:
+        RAN.append(f"pick_color_as_text {self.input}")
+        return self.input, "text"
+
+
+def test_an_answered_call_loads_even_when_its_tool_became_another_kind() -> None:
+    """Nothing validates an answer against today's tool: it keeps its stored fingerprint."""
+    color = GROUP.prepare_tool_calls([RESPONSE[2]])[0]
+    dump = GROUP.dump_pending([color.answer("teal")])
+    group = ToolGroup.from_list([pick_color_as_text])
+    (loaded,) = group.load_pending(dump)
+    assert (loaded.tool, loaded.failure, group.dump_pending([loaded]) == dump) == (None, None, True)
+    assert (answers(group.run_pending([loaded], None)), RAN) == ([("c1", None, "teal")], [])
+
+
 def test_a_person_may_fix_arguments_the_model_got_wrong() -> None:
     (broken,) = GROUP.prepare_tool_calls([use("e9", "send_email", to="bob@example.com")])
     assert broken.failure is not None and broken.failure.fail_reason == "invalid_arguments"

@@ -685,7 +685,9 @@ def load_pending(
     added since (a call stored as an unknown tool never becomes runnable on its own).
     With `changed="raise"` (default) a stale call raises `PendingCallError`, whose
     `.calls` are all the stale calls; with `changed="refuse"` each comes back, in its
-    place, as a `PendingCall` that cannot run, answered with a "refused" failure.
+    place, as a `PendingCall` that cannot run, answered with a "refused" failure. A
+    stale call answered before the dump (`pending.answer`) keeps its answer, which
+    needs no tool: it is not validated again, and raises nothing.
     Raises `PendingCallError` for anything that is not a `dump_pending` dump (or is one
     from a newer toolwire, or lists a call id twice).
     """
@@ -699,7 +701,7 @@ def load_pending(
     calls: list[StandardToolCall] = []
     stale: dict[int, tuple[str, str | None]] = {}  # index -> (what changed, stored schema)
     schemas: dict[type[ToolModel], str] = {}
-    for index, (call, stored, decision) in enumerate(entries):
+    for index, (call, stored, _) in enumerate(entries):
         tool = tools.get(call.name)
         if tool is None:
             current = None
@@ -707,14 +709,18 @@ def load_pending(
             current = schemas.get(tool)
             if current is None:
                 current = schemas[tool] = fingerprint(tool)
-        if current != stored and not isinstance(decision, _StoredAnswer):  # answers need no tool
+        if current != stored:  # never validated again; an answered one is restored answered
             if stored is None:
                 stale[index] = ("added", stored)
             else:
                 stale[index] = ("changed" if tool is not None else "left", stored)
         calls.append(call)
-    if stale and changed == "raise":
-        affected = [(calls[index], kind) for index, (kind, _) in stale.items()]
+    affected = [
+        (calls[index], kind)
+        for index, (kind, _) in stale.items()
+        if not isinstance(entries[index][2], _StoredAnswer)  # an answer needs no tool
+    ]
+    if affected and changed == "raise":
         raise PendingCallError(
             f"{_stale_message(affected)} The {'call is' if len(affected) == 1 else 'calls are'}"
             " on this error's `.calls`. To restore the rest of the batch too, load it with "
@@ -727,17 +733,17 @@ def load_pending(
     validated = iter(pending_calls(tools, fresh, limits, batch))
     restored: list[PendingCall[Any]] = []
     for index, call in enumerate(calls):
-        if index in stale:
+        decision = entries[index][2]
+        if index in stale:  # its tool changed: it cannot run (an answer needs no tool)
             kind, stored = stale[index]
             refusal = ToolCallFailure.for_call(call, _refusal(kind, call.name), fail_reason="refused")  # fmt: skip
-            restored.append(PendingCall(call, None, refusal, refusal, None, stored, batch, index))
-            continue
-        item = next(validated)
-        decision = entries[index][2]
+            item = PendingCall(call, None, refusal, refusal, None, stored, batch, index)
+        else:
+            item = next(validated)
+            if isinstance(decision, ArgumentEdit):
+                item = item.edit(decision.arguments, note=decision.note or False, limits=limits)
         if isinstance(decision, _StoredAnswer):
             item = item.answer(decision.content, decision.context)
-        elif decision is not None:
-            item = item.edit(decision.arguments, note=decision.note or False, limits=limits)
         restored.append(item)
     return restored
 
