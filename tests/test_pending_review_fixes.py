@@ -15,6 +15,7 @@ from inline_snapshot import snapshot
 from tests.pending_tools import RAN, answers, pay, use
 from toolwire import aio
 from toolwire.core import (
+    BaseCustomToolModel,
     BaseFunctionToolModel,
     PendingCall,
     StandardToolCall,
@@ -359,6 +360,41 @@ def test_damaged_stored_json_is_a_pending_call_error(text: str, problem: str) ->
         "Pass load_pending the text or dict dump_pending returned, unchanged."
     )
     assert caught.value.calls == ()
+
+
+class note(BaseCustomToolModel[None, None]):
+    """Write a note."""
+
+    def model_tool_handler(self, context: None) -> tuple[str, None]:
+        RAN.append(f"note {self.input}")
+        return "Noted.", None
+
+
+def test_a_stored_call_of_the_wrong_kind_for_its_tool_is_a_pending_call_error() -> None:
+    """dump_pending never writes one; only a damaged dump holds it."""
+    group = ToolGroup.from_list([pay, note])
+    [paying] = group.prepare_tool_calls([use("c1", "pay", invoice="A")])
+    [noting] = group.prepare_tool_calls(
+        [{"type": "custom_tool_call", "call_id": "c2", "name": "note", "input": "hi"}]
+    )
+    custom_call = group.dump_pending([paying], as_dict=True)
+    custom_call["calls"][0]["type"] = "custom"
+    dict_edit = group.dump_pending([noting.edit("bye")], as_dict=True)
+    dict_edit["calls"][0]["edit"]["arguments"] = {"input": "bye"}
+    problems: list[str] = []
+    for damaged in (custom_call, dict_edit):
+        with pytest.raises(PendingCallError) as caught:
+            group.load_pending(damaged)
+        problems.append(str(caught.value))
+    assert (problems, RAN) == snapshot(
+        (
+            [
+                "This is not toolwire pending-call JSON (made by dump_pending): CallKindMismatchError: The model sent a custom call to 'pay', but pay is a function tool. Offer each tool in the kind it is defined as: use BaseCustomToolModel for custom (free-text) tools and BaseFunctionToolModel for function tools. Pass load_pending the text or dict dump_pending returned, unchanged.",
+                "This is not toolwire pending-call JSON (made by dump_pending): TypeError: calls[0]['edit'] is not a custom tool's edit. Pass load_pending the text or dict dump_pending returned, unchanged.",
+            ],
+            [],
+        )
+    )
 
 
 def test_a_call_stored_as_an_unknown_tool_is_stale_once_a_tool_of_its_name_exists() -> None:

@@ -40,7 +40,7 @@ from ._parts import ToolContent
 from ._pipeline import Crashed, prepare, prepare_all
 from ._result import ToolCallFailure, ToolCallResult, ToolCallSuccess
 from ._tool import FunctionToolModel, ToolModel
-from .exceptions import PendingCallError
+from .exceptions import CallKindMismatchError, PendingCallError, UnhandledCallsError
 
 __all__ = [
     "ChangedTools",
@@ -730,7 +730,10 @@ def load_pending(
         )
     batch = tuple(call.id for call in calls)
     fresh = [call for index, call in enumerate(calls) if index not in stale]
-    validated = iter(pending_calls(tools, fresh, limits, batch))
+    try:
+        validated = iter(pending_calls(tools, fresh, limits, batch))
+    except (CallKindMismatchError, UnhandledCallsError) as error:  # never a stored call's
+        raise _not_a_dump(error) from None
     restored: list[PendingCall[Any]] = []
     for index, call in enumerate(calls):
         decision = entries[index][2]
@@ -839,6 +842,8 @@ def _read_decision(fields: Mapping[str, Any], index: int) -> _Decision:
             raise TypeError(f"calls[{index}]['edit'] is a {type(edit).__name__}")
         change = cast("dict[str, Any]", edit)
         arguments, note = change.get("arguments"), change.get("note")
+        if fields["type"] == "custom" and not isinstance(arguments, str):  # its text
+            raise TypeError(f"calls[{index}]['edit'] is not a custom tool's edit")
         if not isinstance(arguments, dict | str) or not isinstance(note, str | None):
             raise TypeError(f"calls[{index}]['edit'] is not an edit")
         return ArgumentEdit(fields["input"], cast("dict[str, Any] | str", arguments), note)
@@ -886,11 +891,7 @@ def _read(
     except PendingCallError:  # a dump of a newer format: its own message says what to do
         raise
     except (ValueError, TypeError, RecursionError) as error:
-        raise PendingCallError(
-            "This is not toolwire pending-call JSON (made by dump_pending): "
-            f"{type(error).__name__}: {error}. Pass load_pending the text or dict "
-            "dump_pending returned, unchanged."
-        ) from None
+        raise _not_a_dump(error) from None
     ids: dict[str, StandardToolCall] = {}
     for call, _, _ in read:
         if ids.setdefault(call.id, call) is not call:
@@ -901,6 +902,14 @@ def _read(
                 calls=[c for c, _, _ in read if c.id == call.id],
             )
     return read
+
+
+def _not_a_dump(error: Exception) -> PendingCallError:
+    return PendingCallError(
+        "This is not toolwire pending-call JSON (made by dump_pending): "
+        f"{type(error).__name__}: {str(error).rstrip('.')}. Pass load_pending the text or dict "
+        "dump_pending returned, unchanged."
+    )
 
 
 def _check_format(data: Mapping[str, Any]) -> None:
