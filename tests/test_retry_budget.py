@@ -20,9 +20,12 @@ from toolwire.aio import ToolGroup as AioGroup
 from toolwire.core import (
     BaseFunctionToolModel,
     ErrorForLLMToSee,
+    ReplaceContent,
     RetryBudget,
     ToolBatchError,
+    ToolCallEnd,
     ToolGroup,
+    ToolHooks,
 )
 from toolwire.exceptions import ToolDefinitionError
 
@@ -123,6 +126,39 @@ def test_what_the_model_cannot_fix_by_retrying_is_not_counted() -> None:
     refused = GROUP.run_pending([pending[0].refuse()], None, retries=budget)
     assert [r.fail_reason for r in results + refused] == ["unexpected_error", "refused"]
     assert budget.to_dict()["failures"] == {}
+
+
+def test_a_spent_budget_keeps_what_the_result_records_of_its_call() -> None:
+    """The stop note is added to what the model reads; the guardrail's record stays."""
+
+    def redact(end: ToolCallEnd) -> ReplaceContent:
+        assert end.result is not None
+        return ReplaceContent(end.result.result_content.replace("missing", "[redacted]"))
+
+    [result] = GROUP.run_tool_calls(
+        chat_completion(("Lookup", '{"key": "missing"}')),
+        None,
+        retries=RetryBudget(max_retries=0),
+        hooks=ToolHooks(after=redact),
+    )
+    assert result.guardrail is not None and result.guardrail.original is not None
+    assert (
+        result.result_content,
+        result.retries_exhausted,
+        result.guardrail.action,
+        result.guardrail.original.result_content,
+    ) == snapshot(
+        (
+            """\
+No entry '[redacted]'.
+
+'Lookup' has failed 1 times in a row, more than it may be retried: stop calling it. Tell the user what went wrong, or go on without it.\
+""",
+            True,
+            "replaced",
+            "No entry 'missing'.",
+        )
+    )
 
 
 def test_the_budget_is_json_data() -> None:

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Final, Literal, cast
 
 from typing_extensions import TypedDict
 
 from ._feedback import retries_exhausted
-from ._result import ToolCallFailReason, ToolCallFailure
+from ._result import ToolCallFailReason
 from .exceptions import ToolDefinitionError
 
 if TYPE_CHECKING:
@@ -169,17 +170,12 @@ class RetryBudget:
         if count <= (self.max_retries if limit is None else limit):
             return result
         self._exhausted.add(name)
-        spent = ToolCallFailure(
-            result.call_id,
-            name,
-            f"{result.result_content}\n\n{retries_exhausted(name, count)}",
-            reason,
-            result.exception,
-            result.type,
-            result.synthesized_id,
+        # `replace` keeps what the result records of its call (its repairs, a guardrail's
+        # verdict, an edit), as it would for any copy answering the same call.
+        spent = replace(
+            result, result_content=f"{result.result_content}\n\n{retries_exhausted(name, count)}"
         )
         spent._retries_exhausted = True
-        spent._repairs = result.repairs
         return spent
 
 
