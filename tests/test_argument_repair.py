@@ -185,6 +185,23 @@ def test_a_fallback_that_raises_is_the_calls_unexpected_error() -> None:
     assert (result.fail_reason, type(result.exception)) == ("unexpected_error", KeyError)
 
 
+def test_a_fallback_that_returns_something_else_is_the_calls_unexpected_error() -> None:
+    """A mistake in the fallback, not a call the model got wrong: never quietly refused."""
+
+    def wrong(call: StandardToolCall, failure: ToolCallFailure) -> Any:
+        return Plot(points=[])
+
+    [result] = GROUP.run_tool_calls(
+        [call("nope")], None, repair=RepairPolicy(fallback=wrong), unexpected_errors="fail"
+    )
+    assert (result.fail_reason, repr(result.exception)) == snapshot(
+        (
+            "unexpected_error",
+            "TypeError(\"RepairPolicy's fallback returned a Plot for call 'call_1' to 'Plot'; return the new arguments (a dict, or JSON text), or None to leave the call refused.\")",
+        )
+    )
+
+
 def test_a_wrong_policy_says_what_to_pass() -> None:
     with pytest.raises(TypeError, match=r"repair=RepairPolicy\(\)"):
         GROUP.run_tool_calls([call("nope")], None, repair=True)  # pyright: ignore[reportArgumentType]

@@ -53,8 +53,8 @@ class RepairPolicy:
             per object, since each is likely a call the model meant to make.
         fallback: `(call, failure) -> arguments or None`, run when the repairs above
             left the call invalid (or made none); its arguments are validated like the
-            model's. An exception it raises is the call's unexpected error (see
-            `unexpected_errors`).
+            model's. An exception it raises, or a return value of another kind, is
+            the call's unexpected error (see `unexpected_errors`).
     """
 
     decode_strings: bool = True
@@ -128,9 +128,15 @@ def _repair_call(
                     return item, tuple(repairs)
     if policy.fallback is None:
         return answer
-    fixed = policy.fallback(call, failure if answer is None else answer[0])
+    fixed: object = policy.fallback(call, failure if answer is None else answer[0])
     if fixed is None:
         return answer
+    if not isinstance(fixed, Mapping | str):  # else it would quietly stay refused
+        raise TypeError(
+            f"RepairPolicy's fallback returned a {type(fixed).__name__} for call "
+            f"{call.id!r} to {call.name!r}; return the new arguments (a dict, or JSON "
+            "text), or None to leave the call refused."
+        )
     item = prepare(tool, _with_input(call, fixed), limits, tools)
     if isinstance(item, ToolCallFailure):
         return answer
