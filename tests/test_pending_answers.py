@@ -118,12 +118,9 @@ def test_dump_pending_says_when_the_model_itself_gave_two_calls_one_id() -> None
     pending = GROUP.prepare_tool_calls(response)
     with pytest.raises(PendingCallError) as error:
         GROUP.dump_pending(pending)
+    assert [call.input for call in error.value.calls] == [{"invoice": "A"}, {"invoice": "B"}]
     assert str(error.value) == snapshot(
         "The model gave two calls of this response the id 'c1': a dump keeps calls by id, so once loaded it could not tell them apart. Decide these calls now with run_pending (which answers each of them), or refuse them."
-    )
-    assert error.value.calls == (
-        StandardToolCall("function", "c1", "pay", {"invoice": "A"}),
-        StandardToolCall("function", "c1", "pay", {"invoice": "B"}),
     )
     assert answers(GROUP.run_pending(pending, None)) == [
         ("c1", None, "Paid A."),
