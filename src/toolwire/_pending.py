@@ -395,8 +395,9 @@ def prepared_items(
     refused: list[PendingCall[Any]] = [
         r for e in decided if (r := getattr(e, "_refusing", None)) is not None
     ]
+    refusing = {id(r) for r in refused}
     for entry in pending:
-        if any(refusing is entry for refusing in refused):
+        if id(entry) in refusing:
             call = entry.call
             raise PendingCallError(
                 f"The pending call {call.id!r} to {call.name!r} is listed with its own "

@@ -194,7 +194,7 @@ class AnthropicAdapter:
                 ordinal += 1
             elif kind != "text" or field(block, "text"):
                 content.append(block_param(block))
-        if all(b["type"] == "text" and not str(b["text"] or "").strip() for b in content):
+        if all(b["type"] == "text" and not b["text"].strip() for b in content):
             return []
         return [{"role": "assistant", "content": content}]
 
